@@ -1,1 +1,34 @@
-export {};
+// cgp-conformance — the command-line entry point (bin). Subcommands live in ./commands/.
+// Exit codes (DESIGN "CLI"): 0 no MUST failed (warnings allowed); 1 a MUST failed;
+// 2 usage error or unreadable input; 3 the target never answered the handshake at all.
+import { Command, CommanderError } from 'commander';
+import { registerValidateCommand } from './commands/validate.js';
+import { registerProviderCommand } from './commands/provider.js';
+import { toolVersion } from './tool-version.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('cgp-conformance')
+    .description('Conformance toolkit for the Context Graph Protocol (contextgraph/1.0)')
+    .version(toolVersion())
+    .exitOverride();
+  registerValidateCommand(program);
+  registerProviderCommand(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help / --version exit 0; every other commander error is a usage error.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`cgp-conformance: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+}
