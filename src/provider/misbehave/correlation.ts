@@ -1,0 +1,22 @@
+/** Correlation misbehaviours (H4): ids dropped or replaced on frames, errors and verified. */
+import type { ModeHooks } from './shared.js';
+import type { OutEnvelope } from '../wire.js';
+
+function dropId(type: string): (env: OutEnvelope) => OutEnvelope {
+  return (env) => {
+    if (env.type !== type || env.id === undefined) return env;
+    const { id: _dropped, ...rest } = env;
+    return rest as OutEnvelope;
+  };
+}
+
+function wrongId(type: string): (env: OutEnvelope) => OutEnvelope {
+  return (env) => (env.type === type && env.id !== undefined ? { ...env, id: `${String(env.id)}-x` } : env);
+}
+
+export const CORRELATION_MODES = {
+  'drop-correlation-id': { outgoing: dropId('frames') },
+  'error-drops-correlation-id': { outgoing: dropId('error') },
+  'wrong-correlation-id': { outgoing: wrongId('frames') },
+  'wrong-verify-correlation-id': { outgoing: wrongId('verified') },
+} satisfies ModeHooks;

@@ -1,0 +1,63 @@
+/** Handshake and data-flow misbehaviours: H1, H2, H3, C5, U3 (scopes), §6.4.1 resolve. */
+import { hang, type ModeHooks } from './shared.js';
+import type { AckEnvelope, Answer } from '../hooks.js';
+
+function isIncompatibleVersion(answer: Answer): boolean {
+  return answer.envelopes[0]?.type === 'error' && answer.envelopes[0].code === 'incompatible_version';
+}
+
+function withAck(edit: (ack: AckEnvelope) => void): (ack: AckEnvelope) => AckEnvelope {
+  return (ack) => {
+    const copy = structuredClone(ack);
+    edit(copy);
+    return copy;
+  };
+}
+
+export const HANDSHAKE_MODES = {
+  'bad-version': {
+    ack: withAck((a) => {
+      a.protocol_version = 'contextgraph/2.0';
+    }),
+  },
+  'empty-provider-name': {
+    ack: withAck((a) => {
+      a.provider.name = '';
+    }),
+  },
+  'empty-provider-version': {
+    ack: withAck((a) => {
+      a.provider.version = '';
+    }),
+  },
+  'accept-foreign-handshake': {
+    handshake: (honest, ctx) => (isIncompatibleVersion(honest) ? { envelopes: [structuredClone(ctx.ack)] } : honest),
+  },
+  'foreign-handshake-wrong-code': {
+    handshake: (honest) =>
+      isIncompatibleVersion(honest) ? { envelopes: [{ ...honest.envelopes[0]!, code: 'bad_request' }] } : honest,
+  },
+  'hang-on-foreign-handshake': {
+    handshake: (honest) => (isIncompatibleVersion(honest) ? hang() : honest),
+  },
+  'scope-lie': {
+    ack: withAck((a) => {
+      a.provider.data_flow = { reads: true, writes: false, egress: false, egress_scopes: ['third-party-index'] };
+    }),
+  },
+  'custom-scope-lie': {
+    ack: withAck((a) => {
+      a.provider.data_flow = { reads: true, writes: false, egress: false, egress_scopes: ['acme:mirror'] };
+    }),
+  },
+  'unnamespaced-scope': {
+    ack: withAck((a) => {
+      a.provider.data_flow = { reads: true, writes: false, egress: true, egress_scopes: ['mirror'] };
+    }),
+  },
+  'compact-without-resolve': {
+    ack: withAck((a) => {
+      a.capabilities.resolve = false;
+    }),
+  },
+} satisfies ModeHooks;

@@ -1,0 +1,51 @@
+/** Query-semantics misbehaviours: Q1 kinds, G4 anchors, S6.1 as_of, E1 embedding. */
+import { EMBEDDING_DIMENSIONS } from '../catalogue.js';
+import { compareProtocolTimestamps } from '../../protocol/timestamp.js';
+import { isAnchored, rank } from '../engine.js';
+import { correlationIdOf, errorEnvelope, isJsonObject } from '../wire.js';
+import type { ModeHooks } from './shared.js';
+
+export const QUERY_MODES = {
+  'ignore-kinds': { query: (q) => ({ ...q, kinds: [] }) },
+  'refuse-served-kinds': {
+    beforeQuery: (ctx) => {
+      const q = ctx.request?.query;
+      if (!isJsonObject(q) || !Array.isArray(q.kinds) || q.kinds.length === 0) return undefined;
+      return {
+        envelopes: [errorEnvelope('unsupported_kind', 'kinds filtering is not supported', correlationIdOf(ctx.request))],
+      };
+    },
+  },
+  'ignore-anchors': {
+    stages: {
+      rank: (frames, q) => rank(q.anchors.length === 0 ? frames : frames.filter((f) => !isAnchored(f, q.anchors)), q),
+    },
+  },
+  'anchors-no-effect': { query: (q) => ({ ...q, anchors: [] }) },
+  'ignore-as-of': {
+    query: (q) => {
+      const { as_of: _ignored, ...rest } = q;
+      return rest;
+    },
+  },
+  'ignore-valid-to': {
+    stages: {
+      filterTime: (frames, asOf) =>
+        asOf === undefined ? [...frames] : frames.filter((f) => (compareProtocolTimestamps(f.spec.valid_from, asOf) ?? 0) <= 0),
+    },
+  },
+  'accept-bad-embedding': {
+    query: (q) => {
+      if (q.embedding === undefined || q.embedding.length === EMBEDDING_DIMENSIONS) return q;
+      const { embedding: _ignored, ...rest } = q;
+      return rest;
+    },
+  },
+  'resize-bad-embedding': {
+    query: (q) => {
+      if (q.embedding === undefined || q.embedding.length === EMBEDDING_DIMENSIONS) return q;
+      const resized = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => q.embedding![i] ?? 0);
+      return { ...q, embedding: resized };
+    },
+  },
+} satisfies ModeHooks;

@@ -1,0 +1,386 @@
+/**
+ * The misbehaviour manifest (DESIGN "Misbehaviour manifest"): ONE table read both by the bundled
+ * provider's `--misbehave <mode>` and by the red team. Each entry names the anchors (H1…A3) or
+ * unanchored rule ids (S2.1-no-newline, S6.3-content-digest, …) the mode breaks; the red team runs
+ * the scenarios tagged with those ids and requires each id to be reported failed (MUST) or warning
+ * (SHOULD) by at least one of them. `breaks` lists only ids the mode really violates — never an
+ * anchor it merely disturbs.
+ *
+ * The behaviour of each mode lives in src/provider/misbehave/ as a small named hook set; the type
+ * of that map is keyed by `MisbehaviourMode`, so a mode without an implementation (or an
+ * implementation without a manifest entry) does not compile.
+ */
+
+export interface Misbehaviour {
+  /** The `--misbehave` argument. */
+  mode: string;
+  /** Anchor or rule ids this mode violates (non-empty). */
+  breaks: readonly string[];
+  /** What the provider does wrong, and where it shows. */
+  description: string;
+}
+
+export const MISBEHAVIOURS = [
+  // ── handshake (H1–H3) and data flow (C5, U3) ─────────────────────────────────────────────────
+  {
+    mode: 'bad-version',
+    breaks: ['H1'],
+    description: 'acks every handshake with protocol_version "contextgraph/2.0", a foreign major family',
+  },
+  {
+    mode: 'empty-provider-name',
+    breaks: ['H2'],
+    description: 'handshake_ack carries provider.name "" (frames and verify still use "example-docs")',
+  },
+  {
+    mode: 'empty-provider-version',
+    breaks: ['H2'],
+    description: 'handshake_ack carries provider.version ""',
+  },
+  {
+    mode: 'accept-foreign-handshake',
+    breaks: ['H3'],
+    description: 'answers a contextgraph/2.0 handshake with a normal contextgraph/1.0 handshake_ack instead of error incompatible_version',
+  },
+  {
+    mode: 'foreign-handshake-wrong-code',
+    breaks: ['H3'],
+    description: 'refuses a foreign-family handshake with error code bad_request instead of the named incompatible_version',
+  },
+  {
+    mode: 'hang-on-foreign-handshake',
+    breaks: ['H3'],
+    description: 'never answers a foreign-family handshake (left to hang until the harness times out); other traffic is served',
+  },
+  {
+    mode: 'scope-lie',
+    breaks: ['C5'],
+    description: 'declares data_flow.egress false alongside egress_scopes ["third-party-index"]',
+  },
+  {
+    mode: 'custom-scope-lie',
+    breaks: ['C5'],
+    description: 'declares egress false alongside the namespaced custom scope "acme:mirror" (custom scopes are off-machine)',
+  },
+  {
+    mode: 'unnamespaced-scope',
+    breaks: ['U3'],
+    description: 'declares egress true with the unprefixed, non-base egress scope "mirror" instead of a vendor:name scope',
+  },
+  // ── correlation (H4) ─────────────────────────────────────────────────────────────────────────
+  {
+    mode: 'drop-correlation-id',
+    breaks: ['H4'],
+    description: 'answers queries with frames envelopes that omit the request id (errors still echo it)',
+  },
+  {
+    mode: 'error-drops-correlation-id',
+    breaks: ['H4'],
+    description: 'error replies to requests that carried an id omit it (frames still echo it)',
+  },
+  {
+    mode: 'wrong-correlation-id',
+    breaks: ['H4'],
+    description: 'frames replies carry a different id than the query ("<id>-x")',
+  },
+  {
+    mode: 'wrong-verify-correlation-id',
+    breaks: ['H4'],
+    description: 'verified replies to a verify that carried an id echo a different one ("<id>-x"; DESIGN decision 4)',
+  },
+  // ── frame validity (F1–F5, D1, S6.3) ─────────────────────────────────────────────────────────
+  {
+    mode: 'bad-score',
+    breaks: ['F1'],
+    description: 'first frame of every answer has score 1.5',
+  },
+  {
+    mode: 'negative-score',
+    breaks: ['F1'],
+    description: 'first frame of every answer has score -0.25',
+  },
+  {
+    mode: 'empty-title',
+    breaks: ['F2'],
+    description: 'first frame of every answer has title ""',
+  },
+  {
+    mode: 'empty-citation',
+    breaks: ['F3'],
+    description: 'first frame of every answer has citation_label ""',
+  },
+  {
+    mode: 'bad-timestamp',
+    breaks: ['F4'],
+    description: 'every frame has valid_from "last tuesday" (filters still run on the true instants)',
+  },
+  {
+    mode: 'bad-valid-to',
+    breaks: ['F4'],
+    description: 'frames that carry valid_to render it as "2026-06-30 23:59:59" (space separator, no Z)',
+  },
+  {
+    mode: 'bad-recorded-at',
+    breaks: ['F4'],
+    description: 'every frame has recorded_at with a numeric offset ("…T18:00:00+00:00") instead of Z',
+  },
+  {
+    mode: 'malformed-digest',
+    breaks: ['D1', 'F5'],
+    description: 'every frame has content_digest and provenance digest "sha256:abc" (verify vouches for it)',
+  },
+  {
+    mode: 'uppercase-content-digest',
+    breaks: ['D1'],
+    description: 'content_digest is the right sha256 rendered in UPPERCASE hex (verify accepts that spelling)',
+  },
+  {
+    mode: 'stale-digest',
+    breaks: ['S6.2-digested-bytes'],
+    description:
+      'file provenance digests are well-formed (so the F5 grammar holds) but have their last hex digit flipped, so re-reading the fixture bytes at uri + range does not match',
+  },
+  {
+    mode: 'file-provenance-without-digest',
+    breaks: ['F5'],
+    description: 'file provenance entries carry no digest at all',
+  },
+  {
+    mode: 'content-digest-mismatch',
+    breaks: ['S6.3-content-digest'],
+    description:
+      'content_digest of full frames is sha256 of the whitespace-trimmed content, not of the exact inline bytes (verify accepts it)',
+  },
+  // ── representations (P1–P5, §6.4.1) ──────────────────────────────────────────────────────────
+  {
+    mode: 'lying-representation',
+    breaks: ['P3'],
+    description: 'first frame declares representation "reference" but still carries content and content_digest',
+  },
+  {
+    mode: 'full-with-content-ref',
+    breaks: ['P1'],
+    description: 'full frames also carry a content_ref',
+  },
+  {
+    mode: 'compact-missing-canonical-hash',
+    breaks: ['P2'],
+    description: 'compact frames omit canonical_content_hash',
+  },
+  {
+    mode: 'compact-full-cost',
+    breaks: ['P4', 'B3'],
+    description: 'compact frames declare token_cost = the full-source cost (canonical_token_cost) instead of the cost of their distilled inline bytes',
+  },
+  {
+    mode: 'serve-unadvertised-representation',
+    breaks: ['P5'],
+    description: 'advertises representations ["full"] only, yet serves compact frames to every query',
+  },
+  {
+    mode: 'answer-unadvertised-preference',
+    breaks: ['P5'],
+    description: 'asked for a representation it did not advertise (e.g. "reference"), serves compact frames instead of error unsupported_representation or falling back to full',
+  },
+  {
+    mode: 'compact-without-resolve',
+    breaks: ['S6.4.1-resolve-declared'],
+    description: 'advertises representations ["full","compact"] with capabilities.resolve false',
+  },
+  {
+    mode: 'reference-over-transport',
+    breaks: ['S6.4.1-no-reference-over-transport'],
+    description: 'advertises "reference" and serves every frame as a (well-formed, cost 0) reference frame over stdio/HTTP',
+  },
+  // ── budget (B1, B3, B4, truncation) ──────────────────────────────────────────────────────────
+  {
+    mode: 'lying-costs',
+    breaks: ['B1', 'B3'],
+    description: 'declares token_cost 99999 on every frame',
+  },
+  {
+    mode: 'under-report-cost',
+    breaks: ['B3'],
+    description: 'declares token_cost 1 on every frame (the sum stays within max_tokens)',
+  },
+  {
+    mode: 'flood-frames',
+    breaks: ['B4'],
+    description: 'answers every query with 64 one-token doc frames (frm_flood_0..63), ignoring max_frames; costs are honest',
+  },
+  {
+    mode: 'ignore-max-frames',
+    breaks: ['B4'],
+    description: 'budgets by max_tokens only: a query with max_frames below the number of eligible frames gets more than max_frames',
+  },
+  {
+    mode: 'ignore-max-tokens',
+    breaks: ['B1'],
+    description: 'budgets by max_frames only: per-frame costs stay honest but their sum exceeds a tight max_tokens',
+  },
+  {
+    mode: 'silent-truncation',
+    breaks: ['S7-truncated-honest'],
+    description:
+      'drops frames to fit the budget but answers truncated:false with no dropped_estimate. Rule S7-truncated-honest: ' +
+      'ContextQueryResult.truncated is true iff more candidates existed than fit the budget (schema definition of the ' +
+      'required member; §7 budget honesty, §6.5.4 "a truncated answer signs what it returned"). Not B1: the frames it ' +
+      'does return fit.',
+  },
+  // ── query semantics (Q1, G1, G2, G4, S6.1, E1) ────────────────────────────────────────────────
+  {
+    mode: 'ignore-kinds',
+    breaks: ['Q1'],
+    description: 'ignores query.kinds and returns frames of every kind',
+  },
+  {
+    mode: 'refuse-served-kinds',
+    breaks: ['Q1'],
+    description: 'answers every query with a non-empty kinds filter with error unsupported_kind, even for kinds it declares and serves',
+  },
+  {
+    mode: 'ignore-anchors',
+    breaks: ['G4'],
+    description: 'when anchors are given, drops the anchored frames instead of ranking them first',
+  },
+  {
+    mode: 'anchors-no-effect',
+    breaks: ['G4'],
+    description:
+      'declares graph:true but ignores anchors entirely: ranking is unchanged (SHOULD), and under a tight max_frames the anchored frame it has is not returned (MUST)',
+  },
+  {
+    mode: 'empty-relation-display-name',
+    breaks: ['G1'],
+    description: 'every relation has display_name ""',
+  },
+  {
+    mode: 'empty-relation-target-uri',
+    breaks: ['G2'],
+    description: 'every relation has target_uri ""',
+  },
+  {
+    mode: 'malformed-namespaced-rel',
+    breaks: ['U3'],
+    description: 'relations use rel "example-docs:" — a namespaced name with an empty name side (U3 requires vendor:name, both sides non-empty)',
+  },
+  {
+    mode: 'ignore-as-of',
+    breaks: ['S6.1-as-of'],
+    description: 'ignores query.as_of: frames valid only after the pin (and frames expired before it) are returned',
+  },
+  {
+    mode: 'ignore-valid-to',
+    breaks: ['S6.1-as-of'],
+    description: 'applies as_of to valid_from only: a frame whose valid_to precedes the pin is still returned',
+  },
+  {
+    mode: 'accept-bad-embedding',
+    breaks: ['E1'],
+    description: 'a query vector whose length contradicts the declared dimension (8) is silently ignored and frames are returned',
+  },
+  {
+    mode: 'resize-bad-embedding',
+    breaks: ['E1'],
+    description: 'a wrongly sized query vector is zero-padded or cut to 8 dimensions and used for scoring instead of bad_request',
+  },
+  // ── verify (V2–V4) ───────────────────────────────────────────────────────────────────────────
+  {
+    mode: 'rubber-stamp-verify',
+    breaks: ['V3'],
+    description: 'every verdict is valid, whatever the digest, id or provider',
+  },
+  {
+    mode: 'hollow-verify',
+    breaks: ['V2'],
+    description: 'declares verify but every verdict is unknown',
+  },
+  {
+    mode: 'refuse-verify',
+    breaks: ['V2'],
+    description: 'declares verify but answers every verify with error internal instead of verified',
+  },
+  {
+    mode: 'gone-verified-valid',
+    breaks: ['V3'],
+    description: 'identities of retired frames (it used to serve them) are answered valid instead of gone',
+  },
+  {
+    mode: 'malformed-replacement-digest',
+    breaks: ['V4'],
+    description: 'stale verdicts carry the current frame BODY as replacement_digest instead of the current digest',
+  },
+  // ── robustness and wire (R1, R2, U1, §2.1) ───────────────────────────────────────────────────
+  {
+    mode: 'crash-on-query',
+    breaks: ['B1', 'B4', 'R1'],
+    description: 'exits with code 1 on any query (a line that is not an envelope is still answered bad_request first)',
+  },
+  {
+    mode: 'hang-on-query',
+    breaks: ['B1', 'B3', 'B4'],
+    description: 'never answers a query (no reply, no exit); handshake, verify and shutdown still work, so every query scenario times out',
+  },
+  {
+    mode: 'crash-on-garbage',
+    breaks: ['R1'],
+    description: 'exits with code 1 on a line that is not an envelope',
+  },
+  {
+    mode: 'mislabel-malformed',
+    breaks: ['R1'],
+    description: 'answers a line that is not an envelope with error code internal instead of bad_request',
+  },
+  {
+    mode: 'silent-on-garbage',
+    breaks: ['R1'],
+    description: 'answers nothing to a line that is not an envelope (SHOULD reply bad_request); keeps serving',
+  },
+  {
+    mode: 'deaf-after-garbage',
+    breaks: ['R1'],
+    description: 'replies bad_request to a malformed line, then answers nothing but shutdown (DESIGN decision 8)',
+  },
+  {
+    mode: 'ignore-shutdown',
+    breaks: ['R2'],
+    description: 'ignores shutdown (and the end of its input) and keeps running until killed',
+  },
+  {
+    mode: 'exit-nonzero-on-shutdown',
+    breaks: ['R2'],
+    description: 'exits with code 3 on shutdown (DESIGN decision 7 requires code 0)',
+  },
+  {
+    mode: 'reject-unknown-members',
+    breaks: ['U1'],
+    description: 'answers error bad_request to any envelope or query carrying a member it does not recognise',
+  },
+  {
+    mode: 'reply-to-unknown-notification',
+    breaks: ['S2.1-unknown-type'],
+    description: 'answers an unrecognised notification (unknown type, no id) with error bad_request instead of ignoring it',
+  },
+  {
+    mode: 'silent-on-unknown-request',
+    breaks: ['S2.1-unknown-type'],
+    description: 'answers nothing to a payload-bearing request of an unknown type instead of error bad_request',
+  },
+  {
+    mode: 'newline-in-envelope',
+    breaks: ['S2.1-no-newline'],
+    description: 'writes every envelope pretty-printed over several lines (literal newlines inside one envelope)',
+  },
+] as const satisfies readonly Misbehaviour[];
+
+export type MisbehaviourMode = (typeof MISBEHAVIOURS)[number]['mode'];
+
+export const MISBEHAVIOUR_MODES: readonly MisbehaviourMode[] = MISBEHAVIOURS.map((m) => m.mode);
+
+export function isMisbehaviourMode(value: unknown): value is MisbehaviourMode {
+  return typeof value === 'string' && (MISBEHAVIOUR_MODES as readonly string[]).includes(value);
+}
+
+export function findMisbehaviour(mode: string): Misbehaviour | undefined {
+  return MISBEHAVIOURS.find((m) => m.mode === mode);
+}
