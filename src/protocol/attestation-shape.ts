@@ -7,8 +7,7 @@
  * F6 (no attestation inside a frame) is checked per frame in frame-checks.ts.
  */
 import { isWellFormedDigest } from './digest.js';
-import { violation, type Finding } from './findings.js';
-import { WIRE_SHAPE } from './frame-checks.js';
+import { violation, WIRE_SHAPE, type Finding } from './findings.js';
 import { pointerJoin } from './json-pointer.js';
 import { describeValue, hasValue, isJsonObject, isNonBlankString, jsonTypeOf } from './json-value.js';
 

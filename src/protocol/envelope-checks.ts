@@ -4,13 +4,12 @@
  * exchange and lives in the suite, not here.
  */
 import { isWellFormedDigest } from './digest.js';
-import { violation, warning, type Finding } from './findings.js';
-import { WIRE_SHAPE } from './frame-checks.js';
+import { violation, warning, WIRE_SHAPE, type Finding } from './findings.js';
 import { isFingerprint } from './fingerprint.js';
 import { pointerJoin } from './json-pointer.js';
 import { describeValue, hasValue, isJsonObject, isNonBlankString, jsonTypeOf, type JsonObject } from './json-value.js';
 import { classifyName } from './namespaced-name.js';
-import { checkResult } from './result-checks.js';
+import { checkResult, type ResultCheckOptions } from './result-checks.js';
 import { isOffMachine } from './scopes.js';
 import { isProtocolTimestamp } from './timestamp.js';
 import { isVersionString, majorFamily, PROTOCOL_VERSION, versionsCompatible } from './version.js';
@@ -26,6 +25,8 @@ export interface EnvelopeContext extends AckCheckOptions {
   query?: unknown;
   /** The provider's handshake provider.name (F11 identities). */
   providerName?: string;
+  /** The envelope came over stdio/HTTP (S6.4.1-no-reference-over-transport); default false. */
+  overTransport?: boolean;
 }
 
 function objectMember(env: JsonObject, key: string, pointer: string, out: Finding[]): JsonObject | undefined {
@@ -152,7 +153,9 @@ export function checkQuery(envelope: unknown, pointer = ''): Finding[] {
 
 export function checkFramesEnvelope(envelope: unknown, pointer = '', ctx: EnvelopeContext = {}): Finding[] {
   if (!isJsonObject(envelope)) return [violation(WIRE_SHAPE, pointer, `an envelope must be a JSON object, saw ${jsonTypeOf(envelope)}`)];
-  const options = ctx.providerName === undefined ? {} : { providerName: ctx.providerName };
+  const options: ResultCheckOptions = {};
+  if (ctx.providerName !== undefined) options.providerName = ctx.providerName;
+  if (ctx.overTransport !== undefined) options.overTransport = ctx.overTransport;
   return checkResult(envelope.result, pointerJoin(pointer, 'result'), ctx.query, options);
 }
 

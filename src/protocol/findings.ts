@@ -21,6 +21,13 @@ export interface Finding {
   message: string;
 }
 
+/**
+ * Rule id for a message whose normative wire shape is broken where a check needs it (a member
+ * absent or of the wrong JSON type, the version grammar, a closed vocabulary): §2 "wire shapes …
+ * and the format grammars are normative".
+ */
+export const WIRE_SHAPE = 'S2-wire-shape';
+
 /** A violated MUST: `<id> violated: <detail>`. */
 export function violation(id: string, pointer: string, detail: string): Finding {
   return { id, severity: 'error', pointer, message: `${id} violated: ${detail}` };

@@ -4,16 +4,13 @@
  * never thrown on.
  */
 import { isWellFormedDigest, sha256Digest } from './digest.js';
-import { violation, warning, type Finding } from './findings.js';
+import { violation, warning, WIRE_SHAPE, type Finding } from './findings.js';
 import { pointerJoin } from './json-pointer.js';
 import { describeValue, hasMember, hasValue, isJsonObject, isNonBlankString, jsonTypeOf, type JsonObject } from './json-value.js';
 import { classifyName } from './namespaced-name.js';
 import { isProtocolTimestamp } from './timestamp.js';
 import { budgetTokens, utf8ByteLength } from './token-cost.js';
 import { BASE_RELS, REPRESENTATIONS } from './vocabulary.js';
-
-/** Rule id for a member whose JSON type makes a check impossible (the normative wire shape). */
-export const WIRE_SHAPE = 'S2-wire-shape';
 
 /** How a frame is named in messages: `frame "frm_x"`, or by pointer when it has no string id. */
 export function frameLabel(frame: unknown, pointer: string): string {

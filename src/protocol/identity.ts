@@ -3,7 +3,7 @@
  * `provider_id` is the provider's handshake `provider.name` everywhere (DESIGN decision 2).
  * `content_digest` may be absent (D3: such a frame cannot be reused unchecked).
  */
-import type { FrameId } from './types.js';
+import type { FrameId } from '../../generated/types/index.js';
 import { compareUtf8 } from './utf8-order.js';
 
 /** The (provider id, frame id, content_digest) of a frame served by `providerName`. */

@@ -1,5 +1,5 @@
 /** Public API of the protocol rules (pure functions; no I/O). */
-export { violation, warning, hasErrors, type Finding, type Severity } from './findings.js';
+export { WIRE_SHAPE, violation, warning, hasErrors, type Finding, type Severity } from './findings.js';
 export { escapePointerToken, pointerJoin } from './json-pointer.js';
 export { isJsonObject, describeValue, jsonTypeOf, type JsonObject } from './json-value.js';
 export { FRAME_KINDS, REPRESENTATIONS, VERDICT_STATUSES, BASE_EGRESS_SCOPES, BASE_ERROR_CODES, BASE_RELS } from './vocabulary.js';
@@ -14,7 +14,7 @@ export { isFingerprint, fingerprintDimensions, fingerprintsMatch } from './finge
 export { ERROR_REACTIONS, isBaseErrorCode, effectiveCode, reactionFor, isRetryable, type BaseErrorCode, type EffectiveCode, type HostReaction } from './error-codes.js';
 export { compareUtf8 } from './utf8-order.js';
 export { frameIdOf, frameIdKey, compareFrameIds, sameFrameId } from './identity.js';
-export { WIRE_SHAPE, checkFrame, frameLabel } from './frame-checks.js';
+export { checkFrame, frameLabel } from './frame-checks.js';
 export { checkResult, type ResultQuery, type ResultCheckOptions } from './result-checks.js';
 export { checkAttestationShape, type AttestationShapeOptions } from './attestation-shape.js';
 export {

@@ -1,11 +1,12 @@
 /**
  * Checks on a ContextQueryResult (the `result` of a frames envelope) against the query it
  * answers: every frame (frame-checks.ts), B1 budget sum, B4 frame count, Q1 kinds filter,
- * S6.1-as-of (SHOULD), `truncated` present, and the attestation shape rules F6/F7/F11.
+ * S6.1-as-of (SHOULD), `truncated` present, S6.4.1-no-reference-over-transport (SHOULD NOT, when
+ * the caller says the result came over a transport), and the attestation shape rules F6/F7/F11.
  */
 import { checkAttestationShape } from './attestation-shape.js';
-import { violation, warning, type Finding } from './findings.js';
-import { checkFrame, frameLabel, WIRE_SHAPE } from './frame-checks.js';
+import { violation, warning, WIRE_SHAPE, type Finding } from './findings.js';
+import { checkFrame, frameLabel } from './frame-checks.js';
 import { pointerJoin } from './json-pointer.js';
 import { describeValue, isJsonObject, jsonTypeOf } from './json-value.js';
 import { compareProtocolTimestamps, isProtocolTimestamp } from './timestamp.js';
@@ -21,6 +22,8 @@ export interface ResultQuery {
 export interface ResultCheckOptions {
   /** The provider's handshake provider.name, for F11 identities. */
   providerName?: string;
+  /** The result arrived over a transport binding (stdio, HTTP): S6.4.1-no-reference-over-transport applies. */
+  overTransport?: boolean;
 }
 
 /**
@@ -45,6 +48,18 @@ export function checkResult(result: unknown, pointer: string, query?: unknown, o
   frames.forEach((frame, i) => out.push(...checkFrame(frame, pointerJoin(framesAt, i))));
 
   if (isJsonObject(query)) out.push(...checkAgainstQuery(frames, framesAt, query));
+
+  // S6.4.1-no-reference-over-transport (SHOULD NOT): a host cannot rehydrate a reference frame
+  // over the wire in 1.0; an in-process provider MAY use reference.
+  if (options.overTransport === true) {
+    frames.forEach((f, i) => {
+      if (isJsonObject(f) && f.representation === 'reference') {
+        out.push(
+          warning('S6.4.1-no-reference-over-transport', pointerJoin(framesAt, i, 'representation'), `${frameLabel(f, pointerJoin(framesAt, i))} is a reference frame sent over a transport binding; 1.0 has no resolve operation, so send compact or full`),
+        );
+      }
+    });
+  }
   out.push(...checkAttestationShape(result, frames, pointer, options));
   return out;
 }

@@ -111,6 +111,13 @@ test('frames context: the query and provider name reach checkResult', () => {
   ]);
 });
 
+test('frames context: overTransport reaches checkResult', () => {
+  const frames = { type: 'frames', result: { frames: [{ ...fullFrame(), representation: 'reference' }], truncated: false } };
+  const ids = checkEnvelope(frames, '', { overTransport: true }).map((f) => f.id);
+  assert.ok(ids.includes('S6.4.1-no-reference-over-transport'), ids.join());
+  assert.ok(!checkEnvelope(frames).some((f) => f.id === 'S6.4.1-no-reference-over-transport'));
+});
+
 test('H1 honours the host version and names both families', () => {
   assertFindings(checkHandshakeAck(ack({ version: 'contextgraph/2.1' }), '', { hostVersion: 'contextgraph/2.0' }), []);
   const [f] = checkHandshakeAck(ack({ version: 'contextgraph/2.0' }));

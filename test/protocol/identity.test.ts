@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { compareFrameIds, frameIdKey, frameIdOf, sameFrameId } from '../../src/protocol/identity.js';
-import type { FrameId } from '../../src/protocol/types.js';
+import type { FrameId } from '../../generated/types/index.js';
 import { compareUtf8 } from '../../src/protocol/utf8-order.js';
 
 const D1 = `sha256:${'1'.repeat(64)}`;

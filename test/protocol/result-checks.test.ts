@@ -66,6 +66,12 @@ for (const [name, res, q, providerName, expected] of rows) {
   });
 }
 
+test('S6.4.1-no-reference-over-transport: a warning only when the result came over a transport', () => {
+  assertFindings(checkResult(result(), R, query, { overTransport: true }), [warn('S6.4.1-no-reference-over-transport', '/frames/2/representation')]);
+  assertFindings(checkResult(result(), R, query, { overTransport: false }), []);
+  assertFindings(checkResult(result(), R, query), []); // in-process MAY use reference
+});
+
 test('B1 and B4 messages say seen vs required', () => {
   const [b1] = checkResult(result(), R, { max_tokens: 1 });
   assert.equal(b1?.message, `B1 violated: 3 frames declare token_cost summing to ${total}; the query's max_tokens is 1`);
