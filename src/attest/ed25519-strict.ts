@@ -1,0 +1,134 @@
+/**
+ * Strict Ed25519 (§6.5.4: "Implementations SHOULD use a strict Ed25519 verifier — one rejecting
+ * small-order public keys and non-canonical signature encodings"), built on @noble/ed25519's
+ * point arithmetic. noble's own `verify` is ZIP-215 by default and cofactored even with
+ * `{zip215:false}` (shared/notes/ecosystem.md §A6), so it is not used for verification here.
+ *
+ * A signature (R ‖ S) over message M under public key A is accepted only if ALL hold:
+ *   1. A is 64 and the signature 128 LOWERCASE hex characters (DESIGN 6);
+ *   2. A and R are canonical encodings: y < p, and not x = 0 with the sign bit set;
+ *      both decode to curve points (RFC 8032 §5.1.3);
+ *   3. neither A nor R has small order ([8]P = identity) — the 8 torsion points;
+ *   4. S < L (RFC 8032 §5.1.7; rejects S + L malleability);
+ *   5. the COFACTORLESS equation [S]B = R + [k]A, k = SHA512(R ‖ A ‖ M) mod L, holds exactly.
+ * This is the behaviour of libsodium's crypto_sign_verify_detached and ed25519-dalek's
+ * verify_strict.
+ *
+ * Decision (docs/interpretations.md): a public key with a torsion component (A = a·B + T, T of
+ * small order, A itself not small-order) is NOT rejected outright — libsodium and dalek's
+ * verify_strict do not reject it either, and rejecting it would make this verifier disagree with
+ * them. It gains nothing from that: under the cofactorless equation a signature verifies for such
+ * a key only when [k]T = identity, so the cofactored "always verifies" forgery surface is closed.
+ * Likewise R with a torsion component simply fails the cofactorless equation.
+ */
+import * as ed from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { concatBytes, fromLowerHex, toHex } from './bytes.js';
+
+ed.hashes.sha512 = sha512;
+
+/** The field prime p = 2²⁵⁵ − 19. */
+export const ED25519_P = (1n << 255n) - 19n;
+/** The prime order L of the base point. */
+export const ED25519_L = (1n << 252n) + 27742317777372353535851937790883648493n;
+
+export type StrictRejection =
+  | 'malformed-public-key'
+  | 'malformed-signature'
+  | 'non-canonical-public-key'
+  | 'invalid-public-key'
+  | 'small-order-public-key'
+  | 'non-canonical-r'
+  | 'invalid-r'
+  | 'small-order-r'
+  | 'non-canonical-s'
+  | 'equation-failed';
+
+export type StrictResult = { ok: true } | { ok: false; reason: StrictRejection };
+
+/** Little-endian integer of `bytes`. */
+function numberLE(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(bytes[i]!);
+  return n;
+}
+
+type Decoded = { point: ed.Point } | { error: 'non-canonical' | 'invalid' };
+
+/** RFC 8032 §5.1.3 decoding, refusing every non-canonical encoding. */
+export function decodePointStrict(bytes: Uint8Array): Decoded {
+  if (bytes.length !== 32) return { error: 'invalid' };
+  const signBit = bytes[31]! >> 7;
+  const yBytes = Uint8Array.from(bytes);
+  yBytes[31] = yBytes[31]! & 0x7f;
+  if (numberLE(yBytes) >= ED25519_P) return { error: 'non-canonical' };
+  let point: ed.Point;
+  try {
+    // zip215 = true: the canonical-form checks are made here, explicitly, not delegated.
+    point = ed.Point.fromBytes(bytes, true);
+  } catch {
+    return { error: 'invalid' };
+  }
+  if (point.x === 0n && signBit === 1) return { error: 'non-canonical' };
+  // Belt and braces: a canonical encoding is the unique one the point re-encodes to.
+  const reencoded = point.toBytes();
+  for (let i = 0; i < 32; i++) if (reencoded[i] !== bytes[i]) return { error: 'non-canonical' };
+  return { point };
+}
+
+/** [8]P = identity: P is one of the 8 small-order (torsion) points. */
+export function isSmallOrder(point: ed.Point): boolean {
+  return point.multiply(8n, false).is0();
+}
+
+/** S is canonical iff its little-endian value is < L. */
+export function isCanonicalScalar(sBytes: Uint8Array): boolean {
+  return sBytes.length === 32 && numberLE(sBytes) < ED25519_L;
+}
+
+/** Strict verification with the reason for a rejection. Never throws on malformed input. */
+export function checkEd25519Strict(publicKeyHex: unknown, message: Uint8Array, signatureHex: unknown): StrictResult {
+  const publicKey = fromLowerHex(publicKeyHex, 32);
+  if (publicKey === undefined) return { ok: false, reason: 'malformed-public-key' };
+  const signature = fromLowerHex(signatureHex, 64);
+  if (signature === undefined) return { ok: false, reason: 'malformed-signature' };
+  if (!(message instanceof Uint8Array)) throw new TypeError('message must be a Uint8Array');
+
+  const a = decodePointStrict(publicKey);
+  if ('error' in a) return { ok: false, reason: a.error === 'non-canonical' ? 'non-canonical-public-key' : 'invalid-public-key' };
+  if (isSmallOrder(a.point)) return { ok: false, reason: 'small-order-public-key' };
+
+  const rBytes = signature.subarray(0, 32);
+  const sBytes = signature.subarray(32, 64);
+  const r = decodePointStrict(rBytes);
+  if ('error' in r) return { ok: false, reason: r.error === 'non-canonical' ? 'non-canonical-r' : 'invalid-r' };
+  if (isSmallOrder(r.point)) return { ok: false, reason: 'small-order-r' };
+  if (!isCanonicalScalar(sBytes)) return { ok: false, reason: 'non-canonical-s' };
+
+  const s = numberLE(sBytes);
+  const k = numberLE(sha512(concatBytes(rBytes, publicKey, message))) % ED25519_L;
+  const left = ed.Point.BASE.multiply(s, false);
+  const right = r.point.add(a.point.multiply(k, false));
+  return left.equals(right) ? { ok: true } : { ok: false, reason: 'equation-failed' };
+}
+
+/** Strict Ed25519 verification (see the module comment for every rule). */
+export function verifyEd25519Strict(publicKeyHex: string, message: Uint8Array, signatureHex: string): boolean {
+  return checkEd25519Strict(publicKeyHex, message, signatureHex).ok;
+}
+
+function secretKeyBytes(secretKeyHex: string): Uint8Array {
+  const secret = fromLowerHex(secretKeyHex, 32);
+  if (secret === undefined) throw new TypeError('an Ed25519 secret key is 64 lowercase hex characters (a 32-byte RFC 8032 seed)');
+  return secret;
+}
+
+/** Deterministic RFC 8032 Ed25519 signature (128 lowercase hex) of `message`. */
+export function signEd25519(secretKeyHex: string, message: Uint8Array): string {
+  return toHex(ed.sign(message, secretKeyBytes(secretKeyHex)));
+}
+
+/** The public key (64 lowercase hex) of an RFC 8032 32-byte secret-key seed. */
+export function publicKeyOf(secretKeyHex: string): string {
+  return toHex(ed.getPublicKey(secretKeyBytes(secretKeyHex)));
+}
