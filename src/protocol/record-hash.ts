@@ -13,7 +13,7 @@ import { violation, type Finding } from './findings.js';
 import { pointerJoin } from './json-pointer.js';
 import { describeValue, isJsonObject, jsonTypeOf } from './json-value.js';
 
-export const RECORD_HASH_RULE = 'S13-record-hash';
+export const RECORD_HASH_RULE = 'LH1';
 
 /** The record_hash a record should carry. Throws TypeError if `record` is not a JSON object. */
 export function computeRecordHash(record: object): string {
@@ -24,7 +24,7 @@ export function computeRecordHash(record: object): string {
   return sha256Digest(jcs);
 }
 
-/** S13-record-hash: the declared record_hash is well-formed and recomputes exactly. */
+/** LH1: the declared record_hash is well-formed and recomputes exactly. */
 export function checkRecordHash(record: unknown, pointer = ''): Finding[] {
   if (!isJsonObject(record)) {
     return [violation(RECORD_HASH_RULE, pointer, `a lifecycle record is a JSON object, saw ${jsonTypeOf(record)}`)];

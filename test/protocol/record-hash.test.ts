@@ -19,15 +19,15 @@ test('computeRecordHash = sha256 of the JCS of the record minus record_hash', ()
   assert.notEqual(computeRecordHash({ ...own, extensions: { 'acme:x': 'y' } }), sha256Digest(ownJcs)); // unknown members included
 });
 
-test('S13-record-hash: good, mismatched, malformed, absent, not an object', () => {
+test('LH1: good, mismatched, malformed, absent, not an object', () => {
   const good = { ...own, record_hash: sha256Digest(ownJcs) };
   assertFindings(checkRecordHash(good, ''), []);
-  assertFindings(checkRecordHash({ ...good, record_hash: HEX64('0') }, '/2'), [{ id: 'S13-record-hash', severity: 'error', pointer: '/2/record_hash' }]);
-  assertFindings(checkRecordHash({ ...good, record_hash: 'sha256:abc' }, ''), [{ id: 'S13-record-hash', severity: 'error', pointer: '/record_hash' }]);
-  assertFindings(checkRecordHash({ ...good, record_hash: undefined }, ''), [{ id: 'S13-record-hash', severity: 'error', pointer: '/record_hash' }]);
-  assertFindings(checkRecordHash([], ''), [{ id: 'S13-record-hash', severity: 'error', pointer: '' }]);
+  assertFindings(checkRecordHash({ ...good, record_hash: HEX64('0') }, '/2'), [{ id: 'LH1', severity: 'error', pointer: '/2/record_hash' }]);
+  assertFindings(checkRecordHash({ ...good, record_hash: 'sha256:abc' }, ''), [{ id: 'LH1', severity: 'error', pointer: '/record_hash' }]);
+  assertFindings(checkRecordHash({ ...good, record_hash: undefined }, ''), [{ id: 'LH1', severity: 'error', pointer: '/record_hash' }]);
+  assertFindings(checkRecordHash([], ''), [{ id: 'LH1', severity: 'error', pointer: '' }]);
   const [f] = checkRecordHash({ ...good, record_hash: HEX64('0') }, '');
-  assert.equal(f?.message, `S13-record-hash violated: record_hash declares ${HEX64('0')}, recomputed sha256(JCS(record minus record_hash)) = ${good.record_hash}`);
+  assert.equal(f?.message, `LH1 violated: record_hash declares ${HEX64('0')}, recomputed sha256(JCS(record minus record_hash)) = ${good.record_hash}`);
 });
 
 test('computeRecordHash rejects a non-object', () => {
@@ -48,6 +48,6 @@ test('every shared lifecycle example record_hash recomputes exactly; a one-chara
     assertFindings(checkRecordHash(record, ''), []);
     const edited = { ...record, record_id: `${String(record.record_id)}x` };
     assert.notEqual(computeRecordHash(edited), record.record_hash, `${file}: edit must change the hash`);
-    assertFindings(checkRecordHash(edited, ''), [{ id: 'S13-record-hash', severity: 'error', pointer: '/record_hash' }]);
+    assertFindings(checkRecordHash(edited, ''), [{ id: 'LH1', severity: 'error', pointer: '/record_hash' }]);
   }
 });
