@@ -17,7 +17,9 @@
  * replayed at another position or presented for a differently-shaped tree.
  */
 import { ascii, bytesEqual, sha256 } from './bytes.js';
-import { contentDigestOf, frameCommitment, frameIdentityOf, parseDigest, renderDigest } from './commitment.js';
+import { compareUtf8 } from '../protocol/utf8-order.js';
+import { compareFrameIds } from '../protocol/identity.js';
+import { frameCommitment, frameIdentityOf, parseDigest, renderDigest } from './commitment.js';
 import type { CommittedFrame, FrameIdentity, InclusionProofInput, ProofStep } from './types.js';
 
 export const DOMAIN_MERKLE_EMPTY = 'contextgraph/attest/1/merkle-empty';
@@ -172,29 +174,10 @@ export function verifyInclusionProof(
 // ---------------------------------------------------------------------------------------------
 // Canonical order (§6.3; DESIGN 6) and the result root (F12)
 
-/** Order of two strings by their UTF-8 bytes (= code point order), not UTF-16 code units. */
-export function compareUtf8(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && i < b.length) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x < y ? -1 : 1;
-    i += x > 0xffff ? 2 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
-/** Canonical FrameId order: provider_id, then frame_id, then content_digest (absent first). */
-export function compareFrameIdentities(a: FrameIdentity, b: FrameIdentity): number {
-  const byProvider = compareUtf8(a.provider_id, b.provider_id);
-  if (byProvider !== 0) return byProvider;
-  const byFrame = compareUtf8(a.frame_id, b.frame_id);
-  if (byFrame !== 0) return byFrame;
-  const da = contentDigestOf(a);
-  const db = contentDigestOf(b);
-  if (da === undefined || db === undefined) return da === db ? 0 : da === undefined ? -1 : 1;
-  return compareUtf8(da, db);
-}
+// The canonical order and UTF-8 byte comparison are the protocol's own (src/protocol), so the
+// result root (§6.5.3) and composition order can never disagree.
+export { compareUtf8 };
+export const compareFrameIdentities: (a: FrameIdentity, b: FrameIdentity) => number = compareFrameIds;
 
 /** A sorted copy of `ids` in canonical order (stable for equal identities). */
 export function canonicalOrder<T extends FrameIdentity>(ids: readonly T[]): T[] {

@@ -10,6 +10,7 @@ import type {
   HandshakeAckEnvelope,
   InclusionProof,
 } from '../../generated/types/index.js';
+import type { FrameVerdict } from '../attest/verify.js';
 
 export type TransportKind = 'stdio' | 'http';
 
@@ -28,15 +29,8 @@ export interface ProviderDescriptor {
   offMachineScopes: string[];
 }
 
-/** Distinct attestation verdicts (§6.5.4, F8, F9) — never a boolean. */
-export type AttestationVerdict =
-  | 'attested'
-  | 'commitment-mismatch'
-  | 'bad-signature'
-  | 'unknown-key'
-  | 'uncheckable'
-  | 'unattested'
-  | 'proof-mismatch';
+/** Distinct attestation verdicts (§6.5.4, F8, F9) — never a boolean; defined by src/attest. */
+export type AttestationVerdict = FrameVerdict;
 
 export interface FrameEvidence {
   verdict: AttestationVerdict;
