@@ -9,6 +9,7 @@ import type {
   FrameId,
   HandshakeAckEnvelope,
   InclusionProof,
+  ProvenanceAttestation,
 } from '../../generated/types/index.js';
 import type { FrameVerdict } from '../attest/verify.js';
 
@@ -39,6 +40,10 @@ export interface FrameEvidence {
   inclusionProof?: InclusionProof;
   /** The signed result root the proof recomputes to, when there is one. */
   resultRoot?: string;
+  /** The result_attestation that signs resultRoot, kept so a retained subset re-verifies offline (F13). */
+  resultAttestation?: ProvenanceAttestation;
+  /** The frame's §6.5.2 commitment (`sha256:…`) as computed when the evidence was attached. */
+  commitment?: string;
 }
 
 /** One frame as received, verbatim (U2: unknown kinds/members preserved), with its identity beside it. */

@@ -9,6 +9,7 @@
  * Honest behaviour by anchor: H1/H3 handshake and version family; H4 correlation ids echoed on
  * frames, errors and verified; Q1 kinds; G4 anchors; S6.1 as_of; E1 embedding dimension; B1/B3/B4
  * budget with honest truncation; P1–P5 full/compact representations; V2–V4 verify verdicts;
+ * F6/F7/F11–F13 every frames result signed after truncation (attest.ts, TEST-ONLY key);
  * R1 bad_request on malformed input then keep serving; R2 exit 0 on shutdown; U1 unknown members
  * ignored; S2.1 unknown notification ignored, unknown request answered bad_request.
  */
@@ -23,6 +24,7 @@ import {
 import { NotAnEnvelopeError } from '../transport/errors.js';
 import { parseEnvelopeLine, type RawEnvelope } from '../transport/ndjson.js';
 import { loadCorpus, type Corpus } from './corpus.js';
+import { attesterKeys, providerSigning, signResult, type ProviderSigning } from './attest.js';
 import { HONEST_STAGES, parseQuery, renderFrame, type Stages } from './engine.js';
 import type { AckEnvelope, Answer, HookContext, Hooks, ProviderAction, QueryContext, Reply } from './hooks.js';
 import { MISBEHAVIOUR_HOOKS } from './misbehave/index.js';
@@ -75,7 +77,7 @@ export class UnknownMisbehaviourError extends Error {
   }
 }
 
-export function honestAck(corpus: Corpus): AckEnvelope {
+export function honestAck(corpus: Corpus, signing: ProviderSigning = providerSigning(corpus)): AckEnvelope {
   return {
     type: 'handshake_ack',
     protocol_version: PROTOCOL_VERSION,
@@ -93,6 +95,7 @@ export function honestAck(corpus: Corpus): AckEnvelope {
       representations: [...ADVERTISED_REPRESENTATIONS],
       resolve: true,
     },
+    attester_keys: attesterKeys(signing),
   };
 }
 
@@ -142,7 +145,8 @@ export function createProvider(opts: ProviderOptions = {}): Provider {
   const hooks: Hooks = mode === undefined ? {} : MISBEHAVIOUR_HOOKS[mode];
   const stages: Stages = { ...HONEST_STAGES, ...hooks.stages };
   const corpus = opts.corpus ?? loadCorpus(opts.root);
-  const ack = hooks.ack ? hooks.ack(honestAck(corpus)) : honestAck(corpus);
+  const signing = providerSigning(corpus);
+  const ack = hooks.ack ? hooks.ack(honestAck(corpus, signing)) : honestAck(corpus, signing);
   const advertised = ack.capabilities.representations ?? ['full'];
   const state = new Map<string, unknown>();
   const encode = hooks.encode ?? ((env: OutEnvelope) => JSON.stringify(env));
@@ -196,6 +200,9 @@ export function createProvider(opts: ProviderOptions = {}): Provider {
     let result: WireResult = { frames, truncated: dropped > 0 };
     if (dropped > 0) result.dropped_estimate = dropped;
     if (hooks.result) result = hooks.result(result, qctx);
+    // F12: sign exactly what is returned, after truncation and every rewrite of the frames.
+    result = signResult(result, signing);
+    if (hooks.attest) result = hooks.attest(result, { ...qctx, candidates: rendered, signing });
     return reply(id === undefined ? { type: 'frames', result } : { type: 'frames', id, result });
   }
 

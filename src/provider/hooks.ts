@@ -4,6 +4,7 @@
  * optional; an empty object is the honest provider.
  */
 import type { HandshakeAckEnvelope } from '../../generated/types/index.js';
+import type { ProviderSigning } from './attest.js';
 import type { Corpus } from './corpus.js';
 import type { Stages } from './engine.js';
 import type { JsonObject, OutEnvelope, ParsedQuery, WireFrame, WireResult, WireVerdict } from './wire.js';
@@ -45,6 +46,14 @@ export interface QueryContext extends HookContext {
   query: ParsedQuery;
 }
 
+/** What an attestation mode sees after the honest provider signed a result (src/provider/attest.ts). */
+export interface AttestContext extends QueryContext {
+  /** Every eligible frame, rendered, before budget truncation (the provider's candidate set). */
+  candidates: readonly WireFrame[];
+  /** The provider's signing setup (TEST-ONLY key). */
+  signing: ProviderSigning;
+}
+
 export interface Hooks {
   /** Rewrite the handshake_ack (identity, data flow, capabilities). */
   ack?(ack: AckEnvelope): AckEnvelope;
@@ -62,6 +71,8 @@ export interface Hooks {
   frames?(frames: WireFrame[], ctx: QueryContext): WireFrame[];
   /** Rewrite the result (truncated / dropped_estimate). */
   result?(result: WireResult, ctx: QueryContext): WireResult;
+  /** Rewrite a result after the honest provider signed it (frame_attestations / result_attestation). */
+  attest?(signed: WireResult, ctx: AttestContext): WireResult;
   /** Rewrite the verdicts of a verify. */
   verdicts?(verdicts: WireVerdict[], ctx: HookContext): WireVerdict[];
   /** Rewrite the answer to a verify. */

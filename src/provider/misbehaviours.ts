@@ -310,6 +310,75 @@ export const MISBEHAVIOURS = [
     breaks: ['V4'],
     description: 'stale verdicts carry the current frame BODY as replacement_digest instead of the current digest',
   },
+  // ── provenance attestation (§6.5: F6–F8, F11–F13) ──────────────────────────────────────────
+  {
+    mode: 'lifted-frame-signature',
+    breaks: ['F7'],
+    description:
+      "the first frame's frame_attestations entry carries the provider's genuine signature over ANOTHER frame's commitment " +
+      '(a signature lifted from one frame and stapled to another); a verifier reports commitment-mismatch for it',
+  },
+  {
+    mode: 'altered-after-signing',
+    breaks: ['F7', 'F12', 'F13'],
+    description:
+      "after signing, the first frame's provenance link is re-attributed (`by` edited): its per-frame signed_commitment, " +
+      'the result root and its inclusion proof no longer recompute (verdict commitment-mismatch; the other frames stay attested through their proofs)',
+  },
+  {
+    mode: 'root-over-candidates',
+    breaks: ['F12'],
+    description:
+      'result_attestation and the inclusion proofs are computed over every eligible candidate before budget truncation, so a truncated ' +
+      "answer's root covers frames it does not carry (untruncated answers are unaffected)",
+  },
+  {
+    mode: 'proof-not-recomputing',
+    breaks: ['F13'],
+    description: "the first frame's inclusion proof has a sibling hash altered, so it does not recompute the signed root (proof-mismatch)",
+  },
+  {
+    mode: 'proof-replayed-at-other-index',
+    breaks: ['F13'],
+    description:
+      "the first frame's inclusion proof keeps its path and sides but claims the next leaf_index, as if the index were decorative (proof-mismatch)",
+  },
+  {
+    mode: 'attestation-inside-frame',
+    breaks: ['F6', 'F11'],
+    description:
+      'each frame carries its per-frame attestation as a member "attestation"; frame_attestations and result_attestation are omitted ' +
+      '(a verifier ignores the embedded copy: every frame is unattested, and kept — F9)',
+  },
+  {
+    mode: 'positional-attestations',
+    breaks: ['F11'],
+    description:
+      'signs per frame only (no root, no proofs) and frame_attestations entries carry no `frame` identity, implying it by array position ' +
+      '(every entry is ignored: each frame is unattested)',
+  },
+  {
+    mode: 'attest-foreign-frame',
+    breaks: ['F11'],
+    description:
+      'adds a genuinely signed frame_attestations entry naming a frame the result does not carry (the best candidate truncated away, ' +
+      'else a retired frame); the carried frames stay attested',
+  },
+  {
+    mode: 'unknown-attestation-algorithm',
+    breaks: ['F8'],
+    description:
+      'publishes a TEST-ONLY Ed448 attester key (algorithm "ed448") and signs roots and frames with genuine Ed448 signatures. ' +
+      'A provider using an algorithm the verifier does not recognise is CONFORMANT: this mode exists to exercise the HOST side of F8 ' +
+      '(the verdict must be uncheckable, never attested, and no frame dropped — F9); F8 is listed because that is the rule it tests',
+  },
+  {
+    mode: 'bad-attester-key-length',
+    breaks: ['S2-wire-shape'],
+    description:
+      'publishes its ed25519 attester key with 33 bytes (66 hex characters) instead of 32 (64 lowercase hex, DESIGN 6); signatures are ' +
+      'honest, but every attestation is uncheckable under that key',
+  },
   // ── robustness and wire (R1, R2, U1, §2.1) ───────────────────────────────────────────────────
   {
     mode: 'crash-on-query',

@@ -17,6 +17,7 @@ import {
   sha256Digest,
   type JsonObject,
 } from '../../src/protocol/index.js';
+import { RECOGNISED_ALGORITHM, verifyFrameAttestations, type AttesterKeyInput, type CommittedFrame } from '../../src/attest/index.js';
 import { PROVIDER_NAME, RETIRED_FRAME_IDS } from '../../src/provider/catalogue.js';
 import { createProvider, type Reply } from '../../src/provider/core.js';
 import { lineRangeBytes, loadCorpus, type Corpus } from '../../src/provider/corpus.js';
@@ -293,6 +294,9 @@ export function violations(t: Transcript): Map<string, string[]> {
     }
   }
 
+  // §6.5 attestation: every signed frames answer is verified with src/attest against the published keys.
+  for (const [id, why] of attestationViolations(t, ack)) add(id, why);
+
   // R1: a malformed line gets bad_request, and the next valid query is still answered.
   const garbage = t.get('garbage');
   if (!garbage || garbage.action?.kind === 'exit' || !isErrorWith(garbage.envelopes[0], 'bad_request')) add('R1', 'malformed line not answered bad_request');
@@ -307,5 +311,77 @@ export function violations(t: Transcript): Map<string, string[]> {
   const down = t.get('shutdown')?.action;
   if (!(down?.kind === 'exit' && down.code === 0)) add('R2', `shutdown action ${JSON.stringify(down ?? null)}`);
 
+  return out;
+}
+
+// ── attestation (§6.5: F6–F8, F11–F13) ─────────────────────────────────────────────────────────────
+
+const LOWER_HEX_64 = /^[0-9a-f]{64}$/;
+const LOWER_HEX_128 = /^[0-9a-f]{128}$/;
+const ATTESTATION_MEMBERS = ['attestation', 'attestations'];
+
+/** Every ProvenanceAttestation a result carries (root and per-frame), wherever it sits. */
+function attestationsOf(result: JsonObject): JsonObject[] {
+  const out: JsonObject[] = [];
+  if (isJsonObject(result.result_attestation)) out.push(result.result_attestation);
+  for (const e of Array.isArray(result.frame_attestations) ? result.frame_attestations : []) {
+    if (isJsonObject(e) && isJsonObject(e.attestation)) out.push(e.attestation);
+  }
+  return out;
+}
+
+/** Verification is pure: most modes repeat the honest answers, so each distinct answer is verified once. */
+const verifiedAnswers = new Map<string, ReturnType<typeof verifyFrameAttestations>>();
+function verifyMemo(frames: JsonObject[], result: JsonObject, keys: AttesterKeyInput[]): ReturnType<typeof verifyFrameAttestations> {
+  const input = { frames: frames as unknown as CommittedFrame[], frame_attestations: result.frame_attestations, result_attestation: result.result_attestation };
+  const key = JSON.stringify([input, keys]);
+  let outcome = verifiedAnswers.get(key);
+  if (!outcome) {
+    outcome = verifyFrameAttestations(PROVIDER_NAME, input, keys);
+    verifiedAnswers.set(key, outcome);
+  }
+  return outcome;
+}
+
+/**
+ * The attestation oracle. Provider-side ids: F7 (a per-frame signed_commitment that is not the carried
+ * frame's commitment), F11/F12/F13 (the verifier's structural findings), F11 for an attestation member
+ * inside a frame (F6 itself comes from checkEnvelope), S2-wire-shape for an ed25519 key or signature that
+ * is not 64 / 128 lowercase hex. F8 is the host-side rule the unknown-algorithm mode exists to exercise:
+ * it is reported whenever an attestation uses an algorithm other than ed25519, i.e. whenever a verifier
+ * is obliged to answer "uncheckable".
+ */
+export function attestationViolations(t: Transcript, ack: JsonObject | undefined): [string, string][] {
+  const out: [string, string][] = [];
+  const keys = (Array.isArray(ack?.attester_keys) ? ack.attester_keys.filter(isJsonObject) : []) as unknown as AttesterKeyInput[];
+  for (const key of keys) {
+    if (key.algorithm === RECOGNISED_ALGORITHM && !LOWER_HEX_64.test(String(key.public_key))) {
+      out.push(['S2-wire-shape', `attester key ${key.key_id}: ed25519 public_key is not 64 lowercase hex (${String(key.public_key).length} chars)`]);
+    }
+    if (key.algorithm !== RECOGNISED_ALGORITHM) out.push(['F8', `attester key ${key.key_id} uses algorithm ${String(key.algorithm)}: a verifier must report uncheckable`]);
+  }
+  for (const step of STEPS) {
+    const env = first(t, step.name);
+    if (env?.type !== 'frames' || !isJsonObject(env.result) || !Array.isArray(env.result.frames)) continue;
+    const result = env.result;
+    const frames = env.result.frames.filter(isJsonObject);
+    for (const f of frames) {
+      for (const member of ATTESTATION_MEMBERS) {
+        if (f[member] !== undefined) out.push(['F11', `${step.name}: ${String(f.id)} carries an "${member}" member; attestations travel beside frames`]);
+      }
+    }
+    for (const a of attestationsOf(result)) {
+      if (a.algorithm !== RECOGNISED_ALGORITHM) out.push(['F8', `${step.name}: attestation algorithm ${String(a.algorithm)}: a verifier must report uncheckable`]);
+      else if (!LOWER_HEX_128.test(String(a.signature))) out.push(['S2-wire-shape', `${step.name}: ed25519 signature is not 128 lowercase hex`]);
+    }
+    if (result.frame_attestations === undefined && result.result_attestation === undefined) continue;
+    const verified = verifyMemo(frames, result, keys);
+    for (const f of verified.findings) if (f.severity === 'violation') out.push([f.anchor, `${step.name}: ${f.message}`]);
+    for (const outcome of verified.frames) {
+      for (const check of outcome.attestations) {
+        if (check.verdict === 'commitment-mismatch') out.push(['F7', `${step.name}: ${outcome.frame.frame_id}: ${check.reason}`]);
+      }
+    }
+  }
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import type { Hooks } from '../hooks.js';
 import type { MisbehaviourMode } from '../misbehaviours.js';
+import { ATTESTATION_MODES } from './attestation.js';
 import { BUDGET_MODES } from './budget.js';
 import { CORRELATION_MODES } from './correlation.js';
 import { FRAME_MODES } from './frames.js';
@@ -23,4 +24,5 @@ export const MISBEHAVIOUR_HOOKS: Readonly<Record<MisbehaviourMode, Hooks>> = {
   ...QUERY_MODES,
   ...VERIFY_MODES,
   ...WIRE_MODES,
+  ...ATTESTATION_MODES,
 };
