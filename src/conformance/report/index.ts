@@ -1,0 +1,71 @@
+// The report builders: coverage (coverage.json / .md / .html / badge.svg) and the red team's verdicts.
+// The ts-morph step index lives in ./step-index.js and is NOT re-exported here (ts-morph is a dev dependency).
+
+export {
+  buildCoverage,
+  buildCoverageFromScenarios,
+  collectWitnesses,
+  conformanceVerdict,
+  deriveStatus,
+  inferSide,
+  scenarioWitnessStatuses,
+  serializeCoverage,
+  sideNotApplicable,
+  summarise,
+  type BuildCoverageOptions,
+  type ConformanceVerdict,
+  type WitnessDetail,
+} from './build.js';
+export { badgeText, renderBadge, type BadgeText } from './badge.js';
+export { CatalogueIndex, idFromFailureMessage, looksLikeCatalogueId } from './ids.js';
+export {
+  parseMessages,
+  readMessagesFile,
+  type ParsedMessages,
+  type ScenarioResult,
+  type ScenarioStatus,
+  type StepDefinitionRef,
+} from './messages.js';
+export {
+  applyBaseline,
+  BaselineError,
+  evaluateMode,
+  evaluateSmoke,
+  honestFlags,
+  pool,
+  readBaseline,
+  renderRedTeamTable,
+  runRedTeam,
+  serializeRedTeam,
+  summariseRedTeam,
+  tagExpression,
+  type BaselineEntry,
+  type IdVerdict,
+  type IdVerdictStatus,
+  type ManifestEntry,
+  type ModeResult,
+  type ModeVerdict,
+  type RedTeamReport,
+  type RunRedTeamOptions,
+  type SmokeResult,
+  type SuiteRunner,
+  type SuiteRunOptions,
+  type SuiteRunResult,
+} from './red-team.js';
+export { renderHtml } from './render-html.js';
+export { renderMarkdown } from './render-markdown.js';
+export {
+  APPLICABILITY_MEDIA_TYPE,
+  FINDING_MEDIA_TYPE,
+  MalformedMessagesError,
+  PROTOCOL_VERSION,
+  UnknownCatalogueIdError,
+  type CoverageEntry,
+  type CoverageReport,
+  type CoverageSummary,
+  type EntryStatus,
+  type Finding,
+  type RunSide,
+  type Witness,
+  type WitnessStatus,
+} from './types.js';

@@ -1,0 +1,434 @@
+// The red team (DESIGN "Misbehaviour manifest", "Red team economics"): for every mode of the ONE manifest,
+// run only the scenarios tagged with the ids it `breaks`, against the provider misbehaving that way, and require
+// every id to be reported — failed for a MUST, a warning finding for a SHOULD/MAY/advisory rule — by at least
+// one of those scenarios. A pass, a skip or not-applicable never counts. A smoke run of the honest provider
+// over the same scenarios must pass them; a scenario that reports the id against the honest provider too is no
+// evidence that it caught the misbehaviour, so it is not credited.
+//
+// Known gaps are data: an expected-failures baseline lists modes allowed to be NOT CAUGHT; an unlisted miss
+// fails, and a listed mode that is now caught is an error (stale entry). Manifest errors (an unknown id, an id
+// with no scenario, a run that could not be evaluated) are never covered by the baseline.
+
+import { readFileSync } from 'node:fs';
+import { loadCatalogue, type Catalogue, type CatalogueLevel } from '../../catalogue/index.js';
+import { toolVersion as readToolVersion } from '../../cli/tool-version.js';
+import { collectWitnesses, type WitnessDetail } from './build.js';
+import { CatalogueIndex } from './ids.js';
+import { readMessagesFile, type ScenarioResult } from './messages.js';
+import { PROTOCOL_VERSION, type WitnessStatus } from './types.js';
+
+// ── the suite-runner contract (src/conformance/run-suite.ts) ──────────────────────────────────────────────
+
+export interface SuiteRunOptions {
+  side: 'provider' | 'host';
+  target?: string;
+  /** A cucumber tag expression, e.g. `@B1 or @B3`. */
+  tags?: string;
+  /** Messages go to `reports/<reportName>.messages.ndjson`. */
+  reportName: string;
+  misbehave?: string;
+}
+
+export interface SuiteRunResult {
+  success: boolean;
+  messagesPath: string;
+}
+
+export type SuiteRunner = (options: SuiteRunOptions) => Promise<SuiteRunResult>;
+
+export interface ManifestEntry {
+  mode: string;
+  breaks: readonly string[];
+  description: string;
+}
+
+// ── results ─────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * - caught: reported failed (MUST) / warning (below MUST) by a scenario the honest run does not flag;
+ * - not-caught: scenarios exist but none reported it that way;
+ * - unknown-id: not in generated/anchors.json or rules.json (manifest error);
+ * - no-scenario: no scenario of the run carries the id (manifest error: "not yet written" is not a pass).
+ */
+export type IdVerdictStatus = 'caught' | 'not-caught' | 'unknown-id' | 'no-scenario';
+
+export interface IdVerdict {
+  id: string;
+  level?: CatalogueLevel;
+  status: IdVerdictStatus;
+  /** What the scenarios reported, `feature:line scenario (status)`, by feature then line. */
+  seen: string[];
+  /** Scenarios that reported the id but also report it against the honest provider. */
+  discredited: string[];
+}
+
+export type ModeVerdict = 'caught' | 'not-caught' | 'known-gap' | 'error';
+
+export interface ModeResult {
+  mode: string;
+  breaks: string[];
+  description: string;
+  tags: string;
+  verdict: ModeVerdict;
+  ids: IdVerdict[];
+  /** Why the mode is an error, or the baseline note for a known gap. */
+  problem?: string;
+}
+
+export interface SmokeResult {
+  ok: boolean;
+  tags: string;
+  scenarios: Array<{ scenario: string; feature: string; line: number; status: string }>;
+  /** Scenarios the honest provider did not pass (failed, undefined, pending, ambiguous, skipped, not run). */
+  problems: string[];
+  /** `id: feature:line scenario` for warning findings against the honest provider (reported, not fatal). */
+  warnings: string[];
+}
+
+export interface BaselineEntry {
+  mode: string;
+  reason: string;
+}
+
+export interface RedTeamReport {
+  tool_version: string;
+  protocol_version: string;
+  side: 'provider' | 'host';
+  smoke: SmokeResult;
+  modes: ModeResult[];
+  baseline: { entries: BaselineEntry[]; stale: string[] };
+  summary: { modes: number; caught: number; not_caught: number; known_gaps: number; errors: number };
+  ok: boolean;
+}
+
+// ── pure verdict logic ──────────────────────────────────────────────────────────────────────────────────
+
+export function tagExpression(ids: readonly string[]): string {
+  return [...new Set(ids)].map((id) => `@${id}`).join(' or ');
+}
+
+/** Which (scenario, id) pairs the honest provider already reports failed or warning: they prove nothing. */
+export type HonestFlags = ReadonlySet<string>;
+
+export function honestFlags(witnesses: ReadonlyMap<string, readonly WitnessDetail[]>): Set<string> {
+  const out = new Set<string>();
+  for (const [id, list] of witnesses) {
+    for (const w of list) if (w.status === 'failed' || w.status === 'warning') out.add(flagKey(id, w));
+  }
+  return out;
+}
+
+function flagKey(id: string, w: Pick<WitnessDetail, 'feature' | 'line' | 'scenario'>): string {
+  return `${id}\u0000${w.feature}\u0000${w.line}\u0000${w.scenario}`;
+}
+
+function ref(w: Pick<WitnessDetail, 'feature' | 'line' | 'scenario'>, status?: WitnessStatus): string {
+  return `${w.feature}:${w.line} ${w.scenario}${status ? ` (${status})` : ''}`;
+}
+
+/** The verdict for one mode from the scenarios its run reported (already tag-filtered to its ids). */
+export function evaluateMode(
+  entry: ManifestEntry,
+  scenarios: readonly ScenarioResult[],
+  index: CatalogueIndex,
+  honest: HonestFlags = new Set(),
+): ModeResult {
+  const base = {
+    mode: entry.mode,
+    breaks: [...entry.breaks],
+    description: entry.description,
+    tags: tagExpression(entry.breaks),
+  };
+  let witnesses: Map<string, WitnessDetail[]>;
+  try {
+    witnesses = collectWitnesses(scenarios, index);
+  } catch (err) {
+    return { ...base, verdict: 'error', ids: [], problem: (err as Error).message };
+  }
+  const ids: IdVerdict[] = [];
+  for (const id of [...new Set(entry.breaks)]) {
+    const catalogued = index.get(id);
+    if (!catalogued) {
+      ids.push({ id, status: 'unknown-id', seen: [], discredited: [] });
+      continue;
+    }
+    const list = witnesses.get(id) ?? [];
+    const tagged = scenarios.some((s) => s.tags.includes(`@${id}`));
+    if (!tagged && list.length === 0) {
+      ids.push({ id, level: catalogued.level, status: 'no-scenario', seen: [], discredited: [] });
+      continue;
+    }
+    const wanted: readonly WitnessStatus[] = catalogued.level === 'MUST' ? ['failed'] : ['warning'];
+    const discredited: string[] = [];
+    let caught = false;
+    for (const w of list) {
+      if (!wanted.includes(w.status)) continue;
+      if (honest.has(flagKey(id, w))) discredited.push(ref(w, w.status));
+      else caught = true;
+    }
+    ids.push({
+      id,
+      level: catalogued.level,
+      status: caught ? 'caught' : 'not-caught',
+      seen: list.map((w) => ref(w, w.status)),
+      discredited,
+    });
+  }
+  const errors = ids.filter((i) => i.status === 'unknown-id' || i.status === 'no-scenario');
+  if (errors.length > 0) {
+    return {
+      ...base,
+      verdict: 'error',
+      ids,
+      problem: errors
+        .map((i) =>
+          i.status === 'unknown-id'
+            ? `${i.id} is not in the rule catalogue`
+            : `no scenario is tagged @${i.id} (the manifest names an id the suite does not test)`,
+        )
+        .join('; '),
+    };
+  }
+  return { ...base, verdict: ids.every((i) => i.status === 'caught') ? 'caught' : 'not-caught', ids };
+}
+
+export function evaluateSmoke(tags: string, scenarios: readonly ScenarioResult[], index: CatalogueIndex): SmokeResult {
+  const sorted = [...scenarios].sort(
+    (a, b) => cmp(a.feature, b.feature) || a.line - b.line || cmp(a.scenario, b.scenario),
+  );
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  for (const s of sorted) {
+    if (s.status !== 'passed' && s.status !== 'not-applicable') problems.push(ref(s, s.status));
+    for (const f of s.findings) {
+      if (f.severity === 'warning') warnings.push(`${f.id}: ${ref(s)}`);
+    }
+  }
+  // Unknown ids in the honest run's tags or findings make the whole smoke unusable: surface them.
+  try {
+    collectWitnesses(scenarios, index);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  return {
+    ok: problems.length === 0,
+    tags,
+    scenarios: sorted.map((s) => ({ scenario: s.scenario, feature: s.feature, line: s.line, status: s.status })),
+    problems,
+    warnings: [...new Set(warnings)].sort(),
+  };
+}
+
+export class BaselineError extends Error {
+  constructor(readonly path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.name = 'BaselineError';
+  }
+}
+
+/** Reads `red-team.baseline.json`: `{"expected_failures": [{"mode": "...", "reason": "..."}]}`. */
+export function readBaseline(path: string): BaselineEntry[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new BaselineError(path, `cannot read: ${(err as Error).message}`);
+  }
+  const list = (parsed as { expected_failures?: unknown } | null)?.expected_failures;
+  if (!Array.isArray(list)) throw new BaselineError(path, 'missing "expected_failures" array');
+  return list.map((raw, i) => {
+    const e = raw as Partial<BaselineEntry> | null;
+    if (!e || typeof e.mode !== 'string' || typeof e.reason !== 'string' || e.reason.trim() === '') {
+      throw new BaselineError(path, `expected_failures[${i}] needs a "mode" and a non-empty "reason"`);
+    }
+    return { mode: e.mode, reason: e.reason };
+  });
+}
+
+/**
+ * Applies the expected-failures baseline: a listed NOT CAUGHT mode becomes a known gap; a listed mode that is
+ * caught, or that the manifest does not have, is stale. Errors stay errors.
+ */
+export function applyBaseline(
+  modes: readonly ModeResult[],
+  baseline: readonly BaselineEntry[],
+): { modes: ModeResult[]; stale: string[] } {
+  const listed = new Map(baseline.map((b) => [b.mode, b]));
+  const stale: string[] = [];
+  const out = modes.map((m) => {
+    const entry = listed.get(m.mode);
+    if (!entry) return m;
+    if (m.verdict === 'not-caught') return { ...m, verdict: 'known-gap' as const, problem: `baseline: ${entry.reason}` };
+    if (m.verdict === 'caught') stale.push(`${m.mode}: listed in the baseline but now caught — remove the entry`);
+    return m;
+  });
+  const known = new Set(modes.map((m) => m.mode));
+  for (const b of baseline) {
+    if (!known.has(b.mode)) stale.push(`${b.mode}: listed in the baseline but not in the manifest — remove the entry`);
+  }
+  return { modes: out, stale: stale.sort() };
+}
+
+export function summariseRedTeam(
+  side: 'provider' | 'host',
+  smoke: SmokeResult,
+  modes: readonly ModeResult[],
+  baseline: readonly BaselineEntry[],
+  stale: readonly string[],
+  toolVersion: string,
+): RedTeamReport {
+  const count = (v: ModeVerdict): number => modes.filter((m) => m.verdict === v).length;
+  const summary = {
+    modes: modes.length,
+    caught: count('caught'),
+    not_caught: count('not-caught'),
+    known_gaps: count('known-gap'),
+    errors: count('error'),
+  };
+  return {
+    tool_version: toolVersion,
+    protocol_version: PROTOCOL_VERSION,
+    side,
+    smoke,
+    modes: [...modes],
+    baseline: { entries: [...baseline].sort((a, b) => cmp(a.mode, b.mode)), stale: [...stale] },
+    summary,
+    ok: smoke.ok && summary.not_caught === 0 && summary.errors === 0 && stale.length === 0,
+  };
+}
+
+// ── orchestration ───────────────────────────────────────────────────────────────────────────────────────
+
+export interface RunRedTeamOptions {
+  manifest: readonly ManifestEntry[];
+  runner: SuiteRunner;
+  side?: 'provider' | 'host';
+  concurrency?: number;
+  baseline?: readonly BaselineEntry[];
+  catalogue?: Catalogue;
+  toolVersion?: string;
+  /** Only these modes (default: all). */
+  only?: readonly string[];
+  /** Progress lines (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamReport> {
+  const side = options.side ?? 'provider';
+  const index = new CatalogueIndex(options.catalogue ?? loadCatalogue());
+  const log = options.log ?? (() => undefined);
+  const manifest = options.only
+    ? options.manifest.filter((m) => options.only?.includes(m.mode))
+    : [...options.manifest];
+  const smokeTags = tagExpression(manifest.flatMap((m) => m.breaks));
+
+  type Job = { kind: 'smoke' } | { kind: 'mode'; entry: ManifestEntry };
+  const jobs: Job[] = [{ kind: 'smoke' }, ...manifest.map((entry) => ({ kind: 'mode' as const, entry }))];
+  const runs = new Map<string, ScenarioResult[] | Error>();
+  const run = async (job: Job): Promise<void> => {
+    const key = job.kind === 'smoke' ? '' : job.entry.mode;
+    const tags = job.kind === 'smoke' ? smokeTags : tagExpression(job.entry.breaks);
+    try {
+      const result = await options.runner({
+        side,
+        tags,
+        reportName: job.kind === 'smoke' ? 'red-team/smoke' : `red-team/${job.entry.mode}`,
+        ...(job.kind === 'mode' ? { misbehave: job.entry.mode } : {}),
+      });
+      runs.set(key, readMessagesFile(result.messagesPath).scenarios);
+      log(`red-team: ${job.kind === 'smoke' ? 'smoke (honest provider)' : job.entry.mode} done`);
+    } catch (err) {
+      runs.set(key, err instanceof Error ? err : new Error(String(err)));
+      log(`red-team: ${key || 'smoke'} could not run: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  await pool(jobs, Math.max(1, options.concurrency ?? 2), run);
+
+  const smokeRun = runs.get('');
+  let smoke: SmokeResult;
+  let honest = new Set<string>();
+  if (smokeRun instanceof Error || smokeRun === undefined) {
+    smoke = {
+      ok: false,
+      tags: smokeTags,
+      scenarios: [],
+      problems: [`the smoke run failed to run: ${smokeRun?.message ?? 'no result'}`],
+      warnings: [],
+    };
+  } else {
+    smoke = evaluateSmoke(smokeTags, smokeRun, index);
+    try {
+      honest = honestFlags(collectWitnesses(smokeRun, index));
+    } catch {
+      // already reported as a smoke problem
+    }
+  }
+  const modes = manifest.map((entry): ModeResult => {
+    const result = runs.get(entry.mode);
+    if (result instanceof Error || result === undefined) {
+      return {
+        mode: entry.mode,
+        breaks: [...entry.breaks],
+        description: entry.description,
+        tags: tagExpression(entry.breaks),
+        verdict: 'error',
+        ids: [],
+        problem: `the run failed: ${result?.message ?? 'no result'}`,
+      };
+    }
+    return evaluateMode(entry, result, index, honest);
+  });
+  const { modes: withBaseline, stale } = applyBaseline(modes, options.baseline ?? []);
+  return summariseRedTeam(side, smoke, withBaseline, options.baseline ?? [], stale, options.toolVersion ?? readToolVersion());
+}
+
+export function serializeRedTeam(report: RedTeamReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** The table the CLI prints: mode → caught / NOT CAUGHT with the ids, then the smoke and the totals. */
+export function renderRedTeamTable(report: RedTeamReport): string {
+  const label = { caught: 'caught', 'not-caught': 'NOT CAUGHT', 'known-gap': 'known gap', error: 'ERROR' } as const;
+  const width = Math.max(4, ...report.modes.map((m) => m.mode.length));
+  const lines: string[] = [];
+  lines.push(`${'mode'.padEnd(width)}  ${'verdict'.padEnd(10)}  ids`);
+  lines.push(`${'-'.repeat(width)}  ${'-'.repeat(10)}  ${'-'.repeat(30)}`);
+  for (const m of report.modes) {
+    const ids = m.ids.length > 0 ? m.ids.map((i) => `${i.id}:${i.status}`).join(' ') : m.breaks.join(' ');
+    const mark = m.verdict === 'caught' ? '  ' : m.verdict === 'known-gap' ? '~ ' : '❌';
+    lines.push(`${m.mode.padEnd(width)}  ${label[m.verdict].padEnd(10)}  ${ids}${mark === '  ' ? '' : `  ${mark}`}`);
+    if (m.problem) lines.push(`${' '.repeat(width)}  ${' '.repeat(10)}  ↳ ${m.problem}`);
+  }
+  lines.push('');
+  const smoke = report.smoke;
+  lines.push(
+    smoke.ok
+      ? `smoke (honest ${report.side}): passed ${smoke.scenarios.length} scenario(s)`
+      : `❌ smoke (honest ${report.side}) FAILED: ${smoke.problems.join('; ')}`,
+  );
+  if (smoke.warnings.length > 0) lines.push(`   honest-run warnings: ${smoke.warnings.join('; ')}`);
+  for (const s of report.baseline.stale) lines.push(`❌ stale baseline entry: ${s}`);
+  const sum = report.summary;
+  lines.push(
+    `${sum.modes} mode(s): ${sum.caught} caught, ${sum.not_caught} NOT CAUGHT, ${sum.known_gaps} known gap(s), ${sum.errors} error(s)` +
+      ` — ${report.ok ? 'red team OK' : 'RED TEAM FAILED'}`,
+  );
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+export async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, () => worker()));
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
