@@ -45,7 +45,7 @@ function entry(r: CoverageReport, id: string): CoverageEntry {
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cgp-coverage-test-'));
   const run = async (reportName: string, capabilities: string[] = []): Promise<string> =>
-    (await runSuite({ side: 'provider', features: 'coverage', reportName, outDir: dir, capabilities })).messagesPath;
+    (await runSuite({ side: 'provider', features: 'coverage', reportName, reportsDir: dir, capabilities })).messagesPath;
   plain = await run('plain');
   plainAgain = await run('plain-again');
   withVerify = await run('with-verify', ['verify']);
@@ -105,6 +105,13 @@ describe('status derivation from cucumber messages', () => {
     const e = entry(report, 'G1');
     assert.equal(e.status, 'unwitnessed');
     assert.equal(e.reason, 'no passing witness (1 pending)');
+  });
+
+  test('a harness error is never counted against the target, nor as a pass', () => {
+    const e = entry(report, 'G2');
+    assert.equal(e.status, 'unwitnessed');
+    assert.equal(e.reason, 'no passing witness (1 harness-error)');
+    assert.deepEqual(e.witnesses.map((w) => [w.line, w.status]), [[65, 'harness-error']]);
   });
 
   test('an anchor no scenario carries is unwitnessed, loudly', () => {
@@ -212,7 +219,7 @@ describe('the catalogue is complete and in order', () => {
 
 describe('unknown ids are errors', () => {
   test('a tag that looks like an anchor but is not one (@B9) ⇒ UnknownCatalogueIdError naming it', async () => {
-    const { messagesPath } = await runSuite({ side: 'provider', features: 'unknown-tag', reportName: 'unknown-tag', outDir: dir });
+    const { messagesPath } = await runSuite({ side: 'provider', features: 'unknown-tag', reportName: 'unknown-tag', reportsDir: dir });
     assert.throws(
       () => buildCoverage({ messages: [messagesPath], target: 't', side: 'provider', toolVersion: '0' }),
       (err: unknown) =>
@@ -228,7 +235,7 @@ describe('unknown ids are errors', () => {
       side: 'provider',
       features: 'unknown-finding',
       reportName: 'unknown-finding',
-      outDir: dir,
+      reportsDir: dir,
     });
     assert.throws(
       () => buildCoverage({ messages: [messagesPath], target: 't', side: 'provider', toolVersion: '0' }),
@@ -301,6 +308,7 @@ describe('renderers', () => {
       notApplicable: [],
       findings: [],
       failureMessages: [],
+      harnessErrors: [],
       stepDefinitions: [],
     }));
     if (extra.findings) scenarios[0] = { ...scenarios[0]!, ...extra };

@@ -47,6 +47,7 @@ function scenario(
     notApplicable: status === 'not-applicable' ? ['target did not declare capabilities.verify'] : [],
     findings: [],
     failureMessages: [],
+    harnessErrors: [],
     stepDefinitions: [],
     ...extra,
   };
@@ -87,7 +88,7 @@ describe('verdict per mode (synthetic results)', () => {
   });
 
   test('pass, skip, not-applicable, pending and blocked do not count', () => {
-    for (const status of ['passed', 'skipped', 'not-applicable', 'pending', 'undefined'] as const) {
+    for (const status of ['passed', 'skipped', 'not-applicable', 'pending', 'undefined', 'harness-error'] as const) {
       const r = evaluateMode(mode(['F6']), [scenario(['@F6'], status)], index);
       assert.equal(r.verdict, 'not-caught', status);
     }
@@ -252,7 +253,7 @@ describe('end to end with the fixture runner', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const runner = (sub: string): SuiteRunner => (o) => runSuite({ ...o, outDir: join(dir, sub) });
+  const runner = (sub: string): SuiteRunner => (o) => runSuite({ ...o, reportsDir: join(dir, sub) });
 
   test('every fixture mode caught, honest smoke passes, runs use the manifest tags and names', async () => {
     const calls: string[] = [];
@@ -270,11 +271,11 @@ describe('end to end with the fixture runner', () => {
     ]);
     assert.equal(report.smoke.ok, true);
     assert.deepEqual(calls.sort(), [
-      'provider red-team/fx-bad-version fx-bad-version @H1',
-      'provider red-team/fx-crash fx-crash @B1',
-      'provider red-team/fx-digest fx-digest @S6.3-content-digest',
-      'provider red-team/fx-two-ids fx-two-ids @H1 or @B1',
-      'provider red-team/smoke - @H1 or @B1 or @S6.3-content-digest',
+      'provider fx-bad-version fx-bad-version @H1',
+      'provider fx-crash fx-crash @B1',
+      'provider fx-digest fx-digest @S6.3-content-digest',
+      'provider fx-two-ids fx-two-ids @H1 or @B1',
+      'provider smoke.honest - @H1 or @B1 or @S6.3-content-digest',
     ]);
     assert.deepEqual(report.summary, { modes: 4, caught: 4, not_caught: 0, known_gaps: 0, errors: 0 });
   });
@@ -335,6 +336,19 @@ describe('end to end with the fixture runner', () => {
     assert.equal(report.modes[0]?.verdict, 'error');
     assert.match(report.modes[0]?.problem ?? '', /provider binary missing/);
     assert.equal(report.ok, false);
+  });
+
+  test('a run that did not run the scenarios (target never answered) is an ERROR, not a pass', async () => {
+    const seen: Array<boolean | undefined> = [];
+    const neverRan: SuiteRunner = async (o) => {
+      seen.push(o.runIfNeverAnswered);
+      if (o.misbehave !== undefined) return { success: false, ran: false, reason: 'spawn failed', messagesPath: '/nonexistent' };
+      return runner('never')(o);
+    };
+    const report = await runRedTeam({ manifest: MISBEHAVIOURS.slice(0, 1), runner: neverRan, toolVersion: '0' });
+    assert.equal(report.modes[0]?.verdict, 'error');
+    assert.match(report.modes[0]?.problem ?? '', /the suite did not run: spawn failed/);
+    assert.deepEqual(seen, [true, true], 'the red team asks the runner to run the scenarios anyway');
   });
 });
 

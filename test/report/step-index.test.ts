@@ -36,11 +36,11 @@ test('finds every Given/When/Then with its line, pattern and cited ids', async (
   });
   assert.deepEqual(index.find((c) => c.pattern === 'the check for {string} fails with a finding')?.ids, ['H2']);
   assert.deepEqual(index.find((c) => c.pattern === 'the check crashes')?.ids, []);
-  assert.equal(index.filter((c) => c.uri === STEPS).length, 10);
+  assert.equal(index.filter((c) => c.uri === STEPS).length, 11);
 });
 
 test('joins with the messages by (uri, line): which scenarios use a citing definition', async () => {
-  const { messagesPath } = await runSuite({ side: 'provider', features: 'coverage', reportName: 'idx', outDir: dir });
+  const { messagesPath } = await runSuite({ side: 'provider', features: 'coverage', reportName: 'idx', reportsDir: dir });
   const messages = readMessagesFile(messagesPath);
   const index = await indexStepDefinitions([STEPS]);
   // every step definition cucumber reports is found by the scan at the same (uri, line)

@@ -37,6 +37,7 @@ export {
   renderRedTeamTable,
   runRedTeam,
   serializeRedTeam,
+  SMOKE_REPORT_NAME,
   summariseRedTeam,
   tagExpression,
   type BaselineEntry,

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import {
   APPLICABILITY_MEDIA_TYPE,
   FINDING_MEDIA_TYPE,
+  HARNESS_ERROR_MEDIA_TYPE,
   MalformedMessagesError,
   type Finding,
 } from './types.js';
@@ -20,6 +21,7 @@ export type ScenarioStatus =
   | 'pending'
   | 'undefined'
   | 'ambiguous'
+  | 'harness-error'
   | 'not-run';
 
 export interface StepDefinitionRef {
@@ -41,6 +43,8 @@ export interface ScenarioResult {
   findings: Finding[];
   /** The messages of the failed steps/hooks, in step order. */
   failureMessages: string[];
+  /** Harness errors (`application/vnd.cgp.harness-error+json` attachments), in attachment order. */
+  harnessErrors: string[];
   /** Step definitions the scenario's steps matched (uri, line), in step order. */
   stepDefinitions: StepDefinitionRef[];
 }
@@ -128,7 +132,7 @@ export function parseMessages(source: string, text: string): ParsedMessages {
     const at = envelope.attachment;
     if (at && typeof at.testCaseStartedId === 'string') {
       const mediaType = String(at.mediaType ?? '');
-      if (mediaType === FINDING_MEDIA_TYPE || mediaType === APPLICABILITY_MEDIA_TYPE) {
+      if (mediaType === FINDING_MEDIA_TYPE || mediaType === APPLICABILITY_MEDIA_TYPE || mediaType === HARNESS_ERROR_MEDIA_TYPE) {
         const body =
           at.contentEncoding === 'BASE64'
             ? Buffer.from(String(at.body ?? ''), 'base64').toString('utf8')
@@ -192,6 +196,7 @@ export function parseMessages(source: string, text: string): ParsedMessages {
       notApplicable: [],
       findings: [],
       failureMessages: [],
+      harnessErrors: [],
       stepDefinitions,
     };
     if (startedId !== undefined) {
@@ -209,11 +214,15 @@ export function parseMessages(source: string, text: string): ParsedMessages {
       const reasons = new Set<string>();
       for (const a of attachments.get(startedId) ?? []) {
         if (a.mediaType === FINDING_MEDIA_TYPE) result.findings.push(parseFinding(source, where, a.body));
+        else if (a.mediaType === HARNESS_ERROR_MEDIA_TYPE) result.harnessErrors.push(parseHarnessError(a.body));
         else reasons.add(parseApplicability(source, where, a.body));
       }
       result.notApplicable = [...reasons].sort();
       const worstStatus = steps.length === 0 ? 'UNKNOWN' : STEP_ORDER[worst];
       result.status = scenarioStatus(worstStatus, result.notApplicable.length > 0);
+      const harnessFailure =
+        result.harnessErrors.length > 0 || result.failureMessages.some((m) => /^\s*(?:\w*Error:\s*)?harness error/.test(m));
+      if (result.status === 'failed' && harnessFailure) result.status = 'harness-error';
     }
     scenarios.push(result);
   }
@@ -263,6 +272,16 @@ function parseFinding(source: string, where: string, body: string): Finding {
     pointer: typeof f.pointer === 'string' ? f.pointer : '',
     message: typeof f.message === 'string' ? f.message : '',
   };
+}
+
+function parseHarnessError(body: string): string {
+  try {
+    const value = JSON.parse(body) as { harness_error?: unknown } | null;
+    if (typeof value?.harness_error === 'string') return value.harness_error;
+  } catch {
+    // not JSON: keep the raw text
+  }
+  return body;
 }
 
 function parseApplicability(source: string, where: string, body: string): string {

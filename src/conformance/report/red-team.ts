@@ -21,17 +21,25 @@ import { PROTOCOL_VERSION, type WitnessStatus } from './types.js';
 
 export interface SuiteRunOptions {
   side: 'provider' | 'host';
-  target?: string;
   /** A cucumber tag expression, e.g. `@B1 or @B3`. */
   tags?: string;
-  /** Messages go to `reports/<reportName>.messages.ndjson`. */
+  /** A plain file name: messages go to `<reportsDir>/<reportName>.messages.ndjson`. */
   reportName: string;
+  /** Where the run's files go (the real runner defaults to `<package root>/reports`). */
+  reportsDir?: string;
   misbehave?: string;
+  /** Cucumber's progress output: the red team passes null (quiet; runs may be in parallel). */
+  progress?: null;
+  /** Run the scenarios even when the target never answers the preflight handshake: they must report it. */
+  runIfNeverAnswered?: boolean;
 }
 
 export interface SuiteRunResult {
   success: boolean;
   messagesPath: string;
+  /** False when the real runner did not run the scenarios (the target never answered). */
+  ran?: boolean;
+  reason?: string;
 }
 
 export type SuiteRunner = (options: SuiteRunOptions) => Promise<SuiteRunResult>;
@@ -309,9 +317,14 @@ export interface RunRedTeamOptions {
   toolVersion?: string;
   /** Only these modes (default: all). */
   only?: readonly string[];
+  /** Where the runs' message files go: `<reportsDir>/<mode>.messages.ndjson`, `<reportsDir>/smoke.honest.…`. */
+  reportsDir?: string;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }
+
+/** The smoke run's report name (mode names have no dot, so it cannot collide with one). */
+export const SMOKE_REPORT_NAME = 'smoke.honest';
 
 export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamReport> {
   const side = options.side ?? 'provider';
@@ -332,9 +345,13 @@ export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamRep
       const result = await options.runner({
         side,
         tags,
-        reportName: job.kind === 'smoke' ? 'red-team/smoke' : `red-team/${job.entry.mode}`,
+        reportName: job.kind === 'smoke' ? SMOKE_REPORT_NAME : job.entry.mode,
+        ...(options.reportsDir !== undefined ? { reportsDir: options.reportsDir } : {}),
         ...(job.kind === 'mode' ? { misbehave: job.entry.mode } : {}),
+        progress: null,
+        runIfNeverAnswered: true,
       });
+      if (result.ran === false) throw new Error(`the suite did not run: ${result.reason ?? 'the target never answered'}`);
       runs.set(key, readMessagesFile(result.messagesPath).scenarios);
       log(`red-team: ${job.kind === 'smoke' ? 'smoke (honest provider)' : job.entry.mode} done`);
     } catch (err) {

@@ -19,6 +19,8 @@ export type EntryStatus = 'witnessed' | 'failed' | 'warning' | 'unwitnessed' | '
  * - blocked: the scenario failed on another id it names, so it says nothing about this one;
  * - not-applicable: the scenario was skipped because the target did not declare a capability it needs;
  * - skipped / pending / undefined / ambiguous: cucumber's own step status — none of them is a pass;
+ * - harness-error: the scenario failed on an error of the suite itself (`application/vnd.cgp.harness-error+json`
+ *   or a failure message starting "harness error"): never counted against the target, never a pass;
  * - not-run: the test case was planned but never started (run aborted).
  */
 export type WitnessStatus =
@@ -31,6 +33,7 @@ export type WitnessStatus =
   | 'pending'
   | 'undefined'
   | 'ambiguous'
+  | 'harness-error'
   | 'not-run';
 
 export interface Witness {
@@ -86,6 +89,7 @@ export interface Finding {
 
 export const FINDING_MEDIA_TYPE = 'application/vnd.cgp.finding+json';
 export const APPLICABILITY_MEDIA_TYPE = 'application/vnd.cgp.applicability+json';
+export const HARNESS_ERROR_MEDIA_TYPE = 'application/vnd.cgp.harness-error+json';
 export const PROTOCOL_VERSION = 'contextgraph/1.0';
 
 /** A tag or a finding names an id that looks like an anchor or a rule id but is not in the catalogue. */
