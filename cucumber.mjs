@@ -1,0 +1,13 @@
+// cucumber-js profiles. Default (development): TypeScript steps through tsx, so `npx cucumber-js --tags @F5`
+// works without a build. `-p dist`: the compiled steps (npm run build first). The target comes from the
+// environment (CGP_PROVIDER / CGP_PROVIDER_URL / CGP_MISBEHAVE; default: the bundled reference provider).
+// `cgp-conformance stdio|http` and src/conformance/run-suite.ts run the same features through the JS API.
+const common = {
+  paths: ['features/provider/**/*.feature'],
+  format: ['progress'],
+  forceExit: true,
+};
+
+export default { ...common, import: ['./steps/tsx-register.mjs', 'steps/**/*.ts'] };
+
+export const dist = { ...common, import: ['dist/steps/**/*.js'] };

@@ -1,0 +1,224 @@
+/**
+ * Target selection for the provider-facing suite (DESIGN "Targets", decision 12).
+ *
+ *   CGP_PROVIDER="<command line>"   a stdio provider, spawned per connection
+ *   CGP_PROVIDER_URL=<url>          an HTTP provider
+ *   (neither)                       the bundled reference provider "example-docs"; CGP_MISBEHAVE=<mode>
+ *                                   is passed to it as --misbehave (the red team uses that)
+ *
+ * Timeouts: CGP_HANDSHAKE_TIMEOUT_MS (10 s), CGP_REQUEST_TIMEOUT_MS (10 s), CGP_SHUTDOWN_GRACE_MS (2 s).
+ * Files the harness may re-read for S6.2-digested-bytes: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated);
+ * the bundled provider's fixture folder is trusted by default, nothing else ever is.
+ * Frame ids a target is known to have retired (V3 probe): CGP_PROVIDER_RETIRED_IDS (comma separated).
+ * A bearer token for an HTTP target: CGP_PROVIDER_TOKEN — read from the environment where it is used, never
+ * copied into the config (which is serialised into the run's world parameters).
+ *
+ * The resolved config is plain JSON: it travels to the steps as a cucumber world parameter.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { FIXTURE_DIR, RETIRED_FRAME_IDS } from '../../provider/catalogue.js';
+import { isMisbehaviourMode, MISBEHAVIOUR_MODES } from '../../provider/misbehaviours.js';
+import {
+  DEFAULT_HANDSHAKE_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+} from '../../transport/stdio-client.js';
+import { checkProviderUrl } from '../../transport/loopback.js';
+import { findPackageRoot } from '../../util/package-root.js';
+
+export interface SuiteTimeouts {
+  handshakeMs: number;
+  requestMs: number;
+  shutdownGraceMs: number;
+}
+
+export type TargetSpec =
+  | {
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      cwd?: string;
+      /** How reports name the target. */
+      label: string;
+      /** The bundled reference provider (possibly misbehaving). */
+      bundled: boolean;
+      misbehave?: string;
+    }
+  | { kind: 'http'; url: string; label: string; bundled: false };
+
+export interface SuiteConfig {
+  target: TargetSpec;
+  timeouts: SuiteTimeouts;
+  /** Directories whose files the harness may read to re-hash file provenance (never anything else). */
+  trustedRoots: string[];
+  /** Frame ids the target is known to have retired: verify must never call them valid (V3). */
+  retiredFrameIds: string[];
+  /** Copy the target's stderr to ours. */
+  forwardStderr: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Split a command line the way a POSIX shell splits words: quotes and backslashes, no expansion. */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+      continue;
+    }
+    if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1]!)) word += line[++i];
+      else word += c;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new ConfigError(`unterminated ${quote} quote in command line ${JSON.stringify(line)}`);
+  if (inWord) words.push(word);
+  return words;
+}
+
+function newestMtime(dir: string, ext: string): number {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, ext));
+    else if (entry.name.endsWith(ext)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * How to start the bundled provider: its compiled entry when present and not older than the sources it
+ * was built from (a stale dist/ would silently test old code), else the TypeScript entry through tsx.
+ */
+export function bundledProviderCommand(root = findPackageRoot()): { command: string; args: string[]; compiled: boolean } {
+  const compiled = join(root, 'dist', 'src', 'provider', 'main.js');
+  const source = join(root, 'src', 'provider', 'main.ts');
+  if (existsSync(compiled)) {
+    const sourcesExist = existsSync(source);
+    const builtAt = statSync(compiled).mtimeMs;
+    const fresh =
+      !sourcesExist ||
+      ['provider', 'protocol', 'transport', 'attest', 'util', 'schema'].every((d) => newestMtime(join(root, 'src', d), '.ts') <= builtAt);
+    if (fresh) return { command: process.execPath, args: [compiled], compiled: true };
+  }
+  return { command: process.execPath, args: ['--import', 'tsx', source], compiled: false };
+}
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name} must be a positive integer (milliseconds), got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+export interface ResolveOptions {
+  /** Environment to read (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** Explicit target (the CLI); overrides CGP_PROVIDER / CGP_PROVIDER_URL. */
+  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string };
+  /** Misbehaviour mode for the bundled provider; overrides CGP_MISBEHAVE. */
+  misbehave?: string;
+  /** Timeout overrides (ms). */
+  timeouts?: Partial<SuiteTimeouts>;
+}
+
+/** Resolve the suite configuration from options and the environment. Throws ConfigError on a usage problem. */
+export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
+  const env = opts.env ?? process.env;
+  const timeouts: SuiteTimeouts = {
+    handshakeMs: opts.timeouts?.handshakeMs ?? positiveInt(env, 'CGP_HANDSHAKE_TIMEOUT_MS', DEFAULT_HANDSHAKE_TIMEOUT_MS),
+    requestMs: opts.timeouts?.requestMs ?? positiveInt(env, 'CGP_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
+    shutdownGraceMs: opts.timeouts?.shutdownGraceMs ?? positiveInt(env, 'CGP_SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS),
+  };
+  const extraRoots = (env.CGP_PROVIDER_FILE_ROOTS ?? '').split(delimiter).filter((r) => r !== '');
+  const retired = (env.CGP_PROVIDER_RETIRED_IDS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const forwardStderr = env.CGP_FORWARD_STDERR === '1';
+  const misbehave = opts.misbehave ?? (env.CGP_MISBEHAVE !== undefined && env.CGP_MISBEHAVE !== '' ? env.CGP_MISBEHAVE : undefined);
+
+  let target: TargetSpec;
+  const explicit = opts.target;
+  const command = env.CGP_PROVIDER !== undefined && env.CGP_PROVIDER.trim() !== '' ? env.CGP_PROVIDER : undefined;
+  const url = env.CGP_PROVIDER_URL !== undefined && env.CGP_PROVIDER_URL.trim() !== '' ? env.CGP_PROVIDER_URL.trim() : undefined;
+  if (explicit?.kind === 'stdio') {
+    if (explicit.command === '') throw new ConfigError('the stdio target needs a command');
+    target = { kind: 'stdio', command: explicit.command, args: [...explicit.args], label: [explicit.command, ...explicit.args].join(' '), bundled: false };
+    if (explicit.cwd !== undefined) target.cwd = explicit.cwd;
+  } else if (explicit?.kind === 'http') {
+    target = { kind: 'http', url: explicit.url, label: explicit.url, bundled: false };
+  } else if (command !== undefined && url !== undefined) {
+    throw new ConfigError('set CGP_PROVIDER (stdio) or CGP_PROVIDER_URL (HTTP), not both');
+  } else if (command !== undefined) {
+    const words = splitCommandLine(command);
+    if (words.length === 0) throw new ConfigError('CGP_PROVIDER is empty');
+    target = { kind: 'stdio', command: words[0]!, args: words.slice(1), label: command, bundled: false };
+  } else if (url !== undefined) {
+    target = { kind: 'http', url, label: url, bundled: false };
+  } else {
+    const root = findPackageRoot();
+    const entry = bundledProviderCommand(root);
+    const args = [...entry.args];
+    if (misbehave !== undefined) {
+      if (!isMisbehaviourMode(misbehave)) {
+        throw new ConfigError(`unknown misbehaviour mode ${JSON.stringify(misbehave)}; valid modes: ${MISBEHAVIOUR_MODES.join(', ')}`);
+      }
+      args.push('--misbehave', misbehave);
+    }
+    target = {
+      kind: 'stdio',
+      command: entry.command,
+      args,
+      cwd: root,
+      label: `bundled example-docs${misbehave ? ` --misbehave ${misbehave}` : ''}`,
+      bundled: true,
+      ...(misbehave !== undefined ? { misbehave } : {}),
+    };
+  }
+  if (target.kind === 'http') {
+    try {
+      // C7 + URL grammar, before anything touches the network: a usage problem, not a target finding.
+      checkProviderUrl(target.url);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  }
+  if (misbehave !== undefined && !target.bundled) {
+    throw new ConfigError('CGP_MISBEHAVE / --misbehave applies only to the bundled reference provider');
+  }
+
+  const trustedRoots = [...extraRoots];
+  const retiredFrameIds = [...retired];
+  if (target.bundled) {
+    trustedRoots.push(join(findPackageRoot(), FIXTURE_DIR));
+    retiredFrameIds.push(...RETIRED_FRAME_IDS);
+  }
+  return { target, timeouts, trustedRoots, retiredFrameIds, forwardStderr };
+}

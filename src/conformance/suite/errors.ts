@@ -1,0 +1,43 @@
+/**
+ * Failures are of two kinds and are never confused:
+ * - a TARGET failure: the provider under test violated a MUST, or did not answer (timeout, crash, garbage).
+ *   Its message starts with the anchor/rule id and says what was seen vs what is required.
+ * - a HARNESS error: a bug or misconfiguration of the suite itself. Its message starts with
+ *   "harness error" and it is attached apart (media type HARNESS_ERROR_MEDIA_TYPE), so a report never
+ *   counts it against the target.
+ */
+import { TransportError } from '../../transport/errors.js';
+
+export const FINDING_MEDIA_TYPE = 'application/vnd.cgp.finding+json';
+export const APPLICABILITY_MEDIA_TYPE = 'application/vnd.cgp.applicability+json';
+export const HARNESS_ERROR_MEDIA_TYPE = 'application/vnd.cgp.harness-error+json';
+
+/** A MUST-level conformance failure of the target (the scenario fails). */
+export class ConformanceFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConformanceFailure';
+    // A target failure is about the target, not about where the harness noticed it: reporters print the
+    // stack, and it must start with the anchor/rule id (DESIGN "Failure messages").
+    this.stack = message;
+  }
+}
+
+/** The suite itself went wrong; not a finding about the target. */
+export class HarnessError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message.startsWith('harness error') ? message : `harness error (not a target finding): ${message}`, options);
+    this.name = 'HarnessError';
+  }
+}
+
+/** Errors that come from the target's behaviour on the wire (as opposed to our own bugs). */
+export function isTargetError(err: unknown): boolean {
+  if (err instanceof TransportError) return !['connection_closed', 'invalid_url', 'insecure_transport'].includes(err.code);
+  return err instanceof Error && err.name === 'NoReplyError';
+}
+
+export function describeError(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}

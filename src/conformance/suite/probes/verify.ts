@@ -1,0 +1,203 @@
+/**
+ * Verify probes (§9: V2, V3, V4, S9-verify-correlation, S6.5.2-provider-id). Identities come from what the
+ * target served moments ago in this scenario, named by its handshake provider.name (DESIGN decision 2).
+ *
+ * - served identities, digests as served: a `verified` reply (V2), each `valid` (V3: a provider that will not
+ *   vouch for what it just served answers nothing useful; all-unknown is a hollow answer, V2);
+ * - the same identities with a WELL-FORMED different digest (last hex digit changed): never `valid` (V3,
+ *   rubber stamp), expected `stale`; a stale verdict's replacement_digest is a digest (V4) — the one served;
+ * - unknown ids, and ids the target is known to have retired: never `valid` (V3).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { violation, warning } from '../../../protocol/findings.js';
+import { describeValue, isJsonObject, type JsonObject } from '../../../protocol/json-value.js';
+import { isWellFormedDigest } from '../../../protocol/digest.js';
+import type { RawEnvelope } from '../../../transport/ndjson.js';
+import type { ScenarioProbe } from '../scenario.js';
+
+interface Identity {
+  provider_id: string;
+  frame_id: string;
+  content_digest: string;
+}
+
+const MAX_IDENTITIES = 8;
+
+function key(id: { provider_id?: unknown; frame_id?: unknown; content_digest?: unknown }): string {
+  return JSON.stringify([id.provider_id, id.frame_id, id.content_digest ?? null]);
+}
+
+/** Identities of frames the target just served that carry a content_digest. */
+async function servedIdentities(p: ScenarioProbe): Promise<Identity[]> {
+  const base = await p.baseline();
+  const name = p.providerName();
+  const out: Identity[] = [];
+  for (const f of base.frames) {
+    if (typeof f.id === 'string' && typeof f.content_digest === 'string' && isWellFormedDigest(f.content_digest)) {
+      out.push({ provider_id: name, frame_id: f.id, content_digest: f.content_digest });
+    }
+    if (out.length >= MAX_IDENTITIES) break;
+  }
+  if (out.length === 0) {
+    for (const id of ['V2', 'V3', 'V4']) p.ledger.unwitnessedBecause(id, 'no frame the target served carries a well-formed content_digest to verify');
+  }
+  return out;
+}
+
+/** A well-formed digest different from `digest` (last hex digit changed). */
+export function alteredDigest(digest: string): string {
+  const last = digest[digest.length - 1]!;
+  const replacement = last === '0' ? '1' : '0';
+  return digest.slice(0, -1) + replacement;
+}
+
+interface VerifyOutcome {
+  reply: RawEnvelope;
+  /** Verdict per requested identity key (absent = no verdict). */
+  verdicts: Map<string, JsonObject>;
+}
+
+/** Send one verify; a reply other than `verified` is a V2 violation and ends the probe. */
+async function verify(p: ScenarioProbe, identities: readonly Identity[], purpose: string, opts: { id?: boolean } = {}): Promise<VerifyOutcome | undefined> {
+  const envelope: JsonObject = { type: 'verify', request: { frames: identities } };
+  const withId = opts.id ?? p.correlation();
+  if (withId) envelope.id = p.nextId('v');
+  const reply = await p.exchange(envelope, purpose);
+  p.ledger.witness('V2');
+  if (reply.type !== 'verified') {
+    const seen = reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
+    p.ledger.add([violation('V2', '', `${purpose} was answered with ${seen}; a provider declaring capabilities.verify MUST answer a verify with a verified reply`)]);
+    if (!p.ids.includes('V2')) p.fail(`${purpose}: answered with ${seen}; required a verified reply (V2)`);
+    return undefined;
+  }
+  const requested = new Set(identities.map(key));
+  const verdicts = new Map<string, JsonObject>();
+  const response = isJsonObject(reply.response) ? reply.response : {};
+  const list = Array.isArray(response.verdicts) ? response.verdicts : [];
+  list.forEach((v, i) => {
+    if (!isJsonObject(v) || !isJsonObject(v.frame)) return;
+    const k = key(v.frame);
+    if (!requested.has(k)) {
+      p.ledger.add([
+        violation('V2', `/response/verdicts/${i}/frame`, `verdicts[${i}] names ${describeValue(v.frame)}, which the verify did not ask about; each verdict echoes the identity it answers in full`),
+      ]);
+      return;
+    }
+    if (!verdicts.has(k)) verdicts.set(k, v);
+  });
+  return { reply, verdicts };
+}
+
+function statusOf(outcome: VerifyOutcome, id: Identity): string {
+  const v = outcome.verdicts.get(key(id));
+  return v === undefined ? 'no verdict (read as unknown)' : typeof v.status === 'string' ? v.status : describeValue(v.status);
+}
+
+/** V2 + V3: the identities just served are answered, and answered valid. */
+export async function verifyServed(p: ScenarioProbe): Promise<void> {
+  const ids = await servedIdentities(p);
+  if (ids.length === 0) return;
+  const outcome = await verify(p, ids, `a verify of ${ids.length} identit${ids.length === 1 ? 'y' : 'ies'} served moments ago`);
+  if (!outcome) return;
+  const definite = ids.filter((id) => ['valid', 'stale', 'gone'].includes(String(outcome.verdicts.get(key(id))?.status)));
+  if (definite.length === 0) {
+    p.ledger.add([
+      violation('V2', '/response/verdicts', `every one of the ${ids.length} identities the target served moments ago came back ${[...new Set(ids.map((id) => statusOf(outcome, id)))].join(' / ')}: a hollow answer, not a verification`),
+    ]);
+  }
+  for (const id of ids) {
+    p.ledger.witness('V3');
+    const status = statusOf(outcome, id);
+    if (status !== 'valid') {
+      p.ledger.add([
+        violation('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} was served moments ago with content_digest ${id.content_digest}; verify answers ${status}, required valid`),
+      ]);
+    }
+  }
+}
+
+/** V3 (no rubber stamp) + V4: a well-formed different digest is never valid; stale carries the served digest. */
+export async function verifyAltered(p: ScenarioProbe): Promise<void> {
+  const served = await servedIdentities(p);
+  if (served.length === 0) return;
+  const altered = served.map((id) => ({ ...id, content_digest: alteredDigest(id.content_digest) }));
+  const outcome = await verify(p, altered, `a verify of ${altered.length} served frame(s) with altered (well-formed) digests`);
+  if (!outcome) return;
+  let replacements = 0;
+  altered.forEach((id, i) => {
+    p.ledger.witness('V3');
+    const status = statusOf(outcome, id);
+    if (status === 'valid') {
+      p.ledger.add([
+        violation('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} with content_digest ${id.content_digest} — not the ${served[i]!.content_digest} it serves — is answered valid: a rubber stamp`),
+      ]);
+    } else if (status !== 'stale') {
+      p.ledger.add([
+        warning('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)}, still served under another digest, is answered ${status}; stale is the verdict for a frame whose content changed`),
+      ]);
+    }
+    const verdict = outcome.verdicts.get(key(id));
+    if (verdict && verdict.status === 'stale' && verdict.replacement_digest !== undefined && verdict.replacement_digest !== null) {
+      replacements++;
+      p.ledger.witness('V4');
+      const replacement = verdict.replacement_digest;
+      if (isWellFormedDigest(replacement) && replacement !== served[i]!.content_digest) {
+        p.ledger.add([
+          warning('V4', '/response/verdicts', `stale frame ${JSON.stringify(id.frame_id)} carries replacement_digest ${replacement}, but the target served it moments ago with ${served[i]!.content_digest}; the replacement is the provider's current digest`),
+        ]);
+      }
+    }
+  });
+  if (replacements === 0) p.ledger.unwitnessedBecause('V4', 'no stale verdict carried a replacement_digest (it MAY), so there was none to check');
+}
+
+function randomDigest(): string {
+  return `sha256:${createHash('sha256').update(randomBytes(16)).digest('hex')}`;
+}
+
+/** V3: identities the target never served (random ids) are never valid. */
+export async function verifyUnknown(p: ScenarioProbe): Promise<void> {
+  const name = p.providerName();
+  const ids: Identity[] = [1, 2].map((n) => ({ provider_id: name, frame_id: `cgp-conformance-unknown-${randomBytes(6).toString('hex')}-${n}`, content_digest: randomDigest() }));
+  await judgeNeverValid(p, ids, 'frame ids the target never served');
+}
+
+/** V3: identities the target is known to have retired are never valid (expected gone). */
+export async function verifyRetired(p: ScenarioProbe): Promise<void> {
+  const retired = p.config.retiredFrameIds;
+  if (retired.length === 0) {
+    p.ledger.unwitnessedBecause('V3', 'no retired frame ids are known for this target (set CGP_PROVIDER_RETIRED_IDS)');
+    return;
+  }
+  const name = p.providerName();
+  const ids = retired.slice(0, MAX_IDENTITIES).map((frameId) => ({ provider_id: name, frame_id: frameId, content_digest: randomDigest() }));
+  await judgeNeverValid(p, ids, 'frame ids the target has retired');
+}
+
+async function judgeNeverValid(p: ScenarioProbe, ids: Identity[], what: string): Promise<void> {
+  const outcome = await verify(p, ids, `a verify of ${ids.length} ${what}`);
+  if (!outcome) return;
+  for (const id of ids) {
+    p.ledger.witness('V3');
+    const status = statusOf(outcome, id);
+    if (status === 'valid') {
+      p.ledger.add([violation('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid; a verdict vouches only for a frame the provider serves with that digest — expected gone or unknown`)]);
+    }
+  }
+}
+
+/** H4 + S9-verify-correlation: a verify carrying an id gets it back verbatim on verified. */
+export async function verifyCorrelated(p: ScenarioProbe): Promise<void> {
+  const ids = await servedIdentities(p);
+  const identities = ids.length > 0 ? ids.slice(0, 2) : [{ provider_id: p.providerName(), frame_id: 'cgp-conformance-unknown', content_digest: randomDigest() }];
+  const envelope: JsonObject = { type: 'verify', id: p.nextId('v'), request: { frames: identities } };
+  const reply = await p.exchange(envelope, 'a verify carrying an id');
+  if (reply.type !== 'verified') p.fail(`a verify carrying an id got a "${reply.type}" envelope; required verified (V2)`);
+  p.ledger.witness('H4');
+  p.ledger.witness('S9-verify-correlation');
+  if (reply.id === undefined || reply.id === null) {
+    p.ledger.add([warning('S9-verify-correlation', '/id', `verified carries no id; the verify carried ${JSON.stringify(envelope.id)}, and a correlating provider SHOULD correlate verify/verified by id (DESIGN decision 4)`)]);
+  } else if (reply.id !== envelope.id) {
+    p.ledger.add([violation('H4', '/id', `verified carries id ${describeValue(reply.id)}; the verify carried ${JSON.stringify(envelope.id)} — a wrong id misattributes the answer`)]);
+  }
+}

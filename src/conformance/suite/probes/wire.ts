@@ -1,0 +1,371 @@
+/**
+ * Probes that need a connection of their own (DESIGN: fresh processes only where a scenario needs one):
+ * handshakes with other versions (H1/S3.1, H3), a query before the handshake (S3-handshake-first), malformed
+ * input (R1, decision 8), shutdown (R2, decision 7), unknown members (U1, S13-interop-validator), unknown
+ * envelope types (S2.1-unknown-type, S3.2-notification) and raw framing (S2.1-no-newline).
+ */
+import { violation, warning, type Finding } from '../../../protocol/findings.js';
+import { isJsonObject, type JsonObject } from '../../../protocol/json-value.js';
+import { PROTOCOL_VERSION, versionsCompatible } from '../../../protocol/version.js';
+import { HttpStatusError, PeerClosedError, TimeoutError } from '../../../transport/errors.js';
+import type { RawEnvelope } from '../../../transport/ndjson.js';
+import { describeError, HarnessError, isTargetError } from '../errors.js';
+import { judgeForeign, judgeInFamily, performHandshake } from '../handshake.js';
+import { probeQuery, TYPICAL, type ScenarioProbe } from '../scenario.js';
+import type { StdioSession } from '../session.js';
+
+/** How long to listen for a reply that should NOT come (it would normally arrive within milliseconds). */
+const SILENCE_WINDOW_MS = 250;
+
+function stdio(p: ScenarioProbe): StdioSession {
+  const s = p.session();
+  if (s.kind !== 'stdio') throw new HarnessError('this probe needs the stdio binding (tag the scenario @needs-stdio)');
+  return s;
+}
+
+function seen(reply: RawEnvelope): string {
+  return reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
+}
+
+// ── handshakes ──────────────────────────────────────────────────────────────────────────────────
+
+/** Handshake the fresh connection with `version`: in-family ⇒ H1/S3.1 rules, foreign ⇒ H3. */
+export async function handshakeWith(p: ScenarioProbe, version: string): Promise<void> {
+  const session = p.fresh ?? (await p.useFresh());
+  const outcome = await performHandshake(session, version);
+  if (versionsCompatible(version, PROTOCOL_VERSION)) p.merge(judgeInFamily(outcome, p.config.target));
+  else p.merge(judgeForeign(outcome, p.config.timeouts.handshakeMs));
+}
+
+/** S3-handshake-first (SHOULD): a query sent before the handshake moves no payload. */
+export async function queryBeforeHandshake(p: ScenarioProbe): Promise<void> {
+  const session = stdio(p);
+  const query = { type: 'query', query: probeQuery(TYPICAL) };
+  await session.send(query);
+  await session.send({ type: 'handshake', protocol_version: PROTOCOL_VERSION });
+  p.ledger.witness('S3-handshake-first');
+  const replies: RawEnvelope[] = [];
+  try {
+    // Up to two replies: one to the early query (if any), one to the handshake.
+    for (let i = 0; i < 2; i++) {
+      const reply = await session.next(p.config.timeouts.handshakeMs);
+      replies.push(reply);
+      p.observe(reply, reply.type === 'frames' ? query : undefined);
+      if (reply.type === 'handshake_ack') {
+        const late = await session.poll(SILENCE_WINDOW_MS);
+        if (late) {
+          replies.push(late);
+          p.observe(late, late.type === 'frames' ? query : undefined);
+        }
+        break;
+      }
+    }
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    p.fail(`a query sent before the handshake, then a handshake: ${describeError(err)} (${replies.length} envelope(s) received first)`);
+  }
+  const frames = replies.find((r) => r.type === 'frames');
+  if (frames) {
+    const n = isJsonObject(frames.result) && Array.isArray(frames.result.frames) ? frames.result.frames.length : 0;
+    p.ledger.add([
+      warning('S3-handshake-first', '', `a query sent before any handshake was answered with ${n} frame(s); no query payload moves before the handshake exchange completes (expected an error, or no answer)`),
+    ]);
+  }
+  if (!replies.some((r) => r.type === 'handshake_ack')) p.fail('the handshake that followed an early query was not acknowledged');
+}
+
+// ── robustness (R1, R2) ─────────────────────────────────────────────────────────────────────────
+
+interface MalformedInput {
+  label: string;
+  bytes: string | Uint8Array;
+  /** A line that is not an envelope at all (vs. a well-formed envelope carrying a bad request). */
+  notAnEnvelope: boolean;
+}
+
+function malformedInputs(correlation: boolean, id: () => string): MalformedInput[] {
+  const badQuery: JsonObject = { type: 'query', query: { goal: '', max_frames: -1 } };
+  if (correlation) badQuery.id = id();
+  return [
+    { label: 'text that is not JSON', bytes: 'this is not valid json {{{\n', notAnEnvelope: true },
+    { label: 'a JSON array', bytes: '[1,2,3]\n', notAnEnvelope: true },
+    { label: 'an object without a type', bytes: '{"cgp_conformance":"no type member"}\n', notAnEnvelope: true },
+    { label: 'bytes that are not UTF-8', bytes: Uint8Array.from([0xff, 0xfe, 0x7b, 0x7d, 0x0a]), notAnEnvelope: true },
+    { label: 'a query with invalid members (a bad request)', bytes: `${JSON.stringify(badQuery)}\n`, notAnEnvelope: false },
+  ];
+}
+
+/**
+ * R1 + decision 8: after each malformed input the target is still alive and answers the next valid query
+ * (MUST); the malformed input itself SHOULD get error bad_request.
+ */
+export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
+  const session = stdio(p);
+  const correlation = p.correlation();
+  const timeout = p.config.timeouts.requestMs;
+  for (const input of malformedInputs(correlation, () => p.nextId('bad'))) {
+    p.ledger.witness('R1');
+    const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+    if (correlation) query.id = p.nextId();
+    let garbageReply: RawEnvelope | undefined;
+    let answered = false;
+    try {
+      await session.sendRaw(input.bytes);
+      await session.send(query);
+      for (let i = 0; i < 3 && !answered; i++) {
+        const reply = await session.next(timeout);
+        const forQuery = correlation ? reply.id === query.id : garbageReply !== undefined || reply.type === 'frames';
+        if (forQuery) {
+          p.observe(reply, query, {}, `the valid query after ${input.label}`);
+          answered = true;
+          if (reply.type !== 'frames') {
+            p.ledger.add([violation('R1', '', `after ${input.label}, the next valid query was answered with ${seen(reply)}; required its frames (DESIGN decision 8)`)]);
+          }
+        } else {
+          garbageReply = reply;
+          p.observe(reply, undefined);
+        }
+      }
+      if (!answered) p.ledger.add([violation('R1', '', `after ${input.label}, the next valid query got no frames reply (three other envelopes came instead)`)]);
+    } catch (err) {
+      if (!isTargetError(err)) throw err;
+      const what =
+        err instanceof PeerClosedError
+          ? `the target went away (${err.message})`
+          : err instanceof TimeoutError
+            ? `the next valid query got no answer within ${timeout} ms`
+            : describeError(err);
+      p.ledger.add([violation('R1', '', `after ${input.label}: ${what}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (DESIGN decision 8)`)]);
+      return;
+    }
+    if (garbageReply === undefined) {
+      p.ledger.add([warning('R1', '', `${input.label} got no reply; a provider SHOULD reply error with code bad_request`)]);
+    } else if (garbageReply.type !== 'error' || garbageReply.code !== 'bad_request') {
+      p.ledger.add([warning('R1', '/code', `${input.label} was answered with ${seen(garbageReply)}; a provider SHOULD reply error with code bad_request`)]);
+    }
+  }
+  const exit = session.exitStatus;
+  if (exit !== null) p.ledger.add([violation('R1', '', `the target exited (code ${exit.exitCode}, signal ${exit.signal}) during the malformed-input probe`)]);
+}
+
+/** R2 (decision 7): after shutdown the process exits by itself with code 0 within the grace period. */
+export async function shutdownProbe(p: ScenarioProbe): Promise<void> {
+  const session = stdio(p);
+  const grace = p.config.timeouts.shutdownGraceMs;
+  const result = await session.shutdown(grace);
+  p.ledger.witness('R2');
+  const policy = `policy (DESIGN decision 7): exit code 0 within ${grace} ms of shutdown`;
+  if (result.killed) {
+    p.ledger.add([violation('R2', '', `the target was still running ${grace} ms after shutdown and had to be killed; ${policy}`)]);
+  } else if (result.signal !== null) {
+    p.ledger.add([violation('R2', '', `the target ended on signal ${result.signal} after shutdown; ${policy}`)]);
+  } else if (result.exitCode !== 0) {
+    p.ledger.add([violation('R2', '', `the target exited with code ${result.exitCode} after shutdown; ${policy}`)]);
+  } else {
+    p.notes.push(`exited 0 after ${result.elapsedMs} ms`);
+  }
+}
+
+// ── unknown members and types (U1, S13-interop-validator, S2.1-unknown-type, S3.2-notification) ─
+
+const EXTENSION = { cgp_conformance_extension: { note: 'a member from a later 1.x minor', nested: [1, { deeper: true }] } };
+
+/** U1 / S13-interop-validator: envelopes and nested objects carrying unknown members are not rejected. */
+export async function unknownMembers(p: ScenarioProbe): Promise<void> {
+  const session = p.fresh ?? (await p.useFresh());
+  const rejected = (what: string, reply: RawEnvelope | string): Finding[] => {
+    const s = typeof reply === 'string' ? reply : seen(reply);
+    return ['U1', 'S13-interop-validator'].map((id) =>
+      violation(id, '', `${what} carrying unknown members was answered with ${s}; a receiver MUST ignore members it does not recognise`),
+    );
+  };
+  const witness = () => {
+    p.ledger.witness('U1');
+    p.ledger.witness('S13-interop-validator');
+  };
+  // Handshake with an unknown member.
+  let ack: JsonObject | undefined;
+  try {
+    const reply = await session.request({ type: 'handshake', protocol_version: PROTOCOL_VERSION, ...EXTENSION }, p.config.timeouts.handshakeMs);
+    witness();
+    if (reply === null) p.ledger.add(rejected('a handshake', 'no envelope (204)'));
+    else if (reply.type !== 'handshake_ack') p.ledger.add(rejected('a handshake', reply));
+    else {
+      ack = reply;
+      p.adoptFreshAck(reply);
+      p.merge(judgeInFamily({ version: PROTOCOL_VERSION, reply, elapsedMs: 0 }, p.config.target));
+    }
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    witness();
+    p.ledger.add(rejected('a handshake', describeError(err)));
+  }
+  if (!ack) return;
+  const correlation = isJsonObject(ack.capabilities) && ack.capabilities.correlation === true;
+  const verifyDeclared = isJsonObject(ack.capabilities) && ack.capabilities.verify === true;
+  // A query with unknown members at the top, inside query, and inside a nested value.
+  const query: JsonObject = { type: 'query', ...EXTENSION, query: { ...probeQuery(TYPICAL), ...EXTENSION } };
+  if (correlation) query.id = p.nextId();
+  const qReply = await p.tryExchange(query, 'a query carrying unknown members');
+  witness();
+  if (qReply instanceof Error || qReply === null) p.ledger.add(rejected('a query', qReply === null ? 'no envelope (204)' : describeError(qReply)));
+  else if (qReply.type !== 'frames') p.ledger.add(rejected('a query', qReply));
+  if (!verifyDeclared || !(qReply && !(qReply instanceof Error) && qReply.type === 'frames')) return;
+  const frames = isJsonObject(qReply.result) && Array.isArray(qReply.result.frames) ? qReply.result.frames.filter(isJsonObject) : [];
+  const name = isJsonObject(ack.provider) && typeof ack.provider.name === 'string' ? ack.provider.name : '';
+  const identity: JsonObject = frames[0] ? { provider_id: name, frame_id: frames[0].id, content_digest: frames[0].content_digest } : { provider_id: name, frame_id: 'cgp-conformance-unknown' };
+  const verify: JsonObject = { type: 'verify', ...EXTENSION, request: { frames: [{ ...identity, ...EXTENSION }], ...EXTENSION } };
+  if (correlation) verify.id = p.nextId('v');
+  const vReply = await p.tryExchange(verify, 'a verify carrying unknown members');
+  witness();
+  if (vReply instanceof Error || vReply === null) p.ledger.add(rejected('a verify', vReply === null ? 'no envelope (204)' : describeError(vReply)));
+  else if (vReply.type !== 'verified') p.ledger.add(rejected('a verify', vReply));
+}
+
+const UNKNOWN_NOTIFICATION = { type: 'cgp_conformance_notice', note: 'an envelope type this revision does not define; no id: a notification' };
+
+/** S2.1-unknown-type + S3.2-notification: an unrecognised notification is ignored — no reply, service goes on. */
+export async function unknownNotification(p: ScenarioProbe): Promise<void> {
+  const session = p.session();
+  p.ledger.witness('S2.1-unknown-type');
+  p.ledger.witness('S3.2-notification');
+  const replied = (what: string): Finding[] => [
+    violation('S2.1-unknown-type', '', `an unrecognised notification (type ${JSON.stringify(UNKNOWN_NOTIFICATION.type)}, no id) was answered with ${what}; a receiver MUST ignore an unrecognised notification`),
+    warning('S3.2-notification', '', `an envelope with no id is a notification and expects no reply; it got ${what}`),
+  ];
+  if (session.kind === 'http') {
+    let reply: RawEnvelope | null;
+    try {
+      reply = await session.request(UNKNOWN_NOTIFICATION);
+    } catch (err) {
+      if (err instanceof HttpStatusError) {
+        p.ledger.add(replied(`HTTP ${err.status}`));
+        return;
+      }
+      if (!isTargetError(err)) throw err;
+      p.fail(`an unrecognised notification: ${describeError(err)}`);
+    }
+    if (reply !== null) {
+      p.observe(reply, undefined);
+      p.ledger.add(replied(seen(reply)));
+    }
+    await p.query(probeQuery(TYPICAL), 'a valid query after an unrecognised notification');
+    return;
+  }
+  // stdio: the notification, then a valid query; the first envelope back must answer the query.
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (p.correlation()) query.id = p.nextId();
+  try {
+    await session.send(UNKNOWN_NOTIFICATION);
+    await session.send(query);
+    for (let i = 0; i < 3; i++) {
+      const reply = await session.next(p.config.timeouts.requestMs);
+      const forQuery = query.id !== undefined ? reply.id === query.id : reply.type === 'frames';
+      if (forQuery) {
+        p.observe(reply, query, {}, 'a valid query after an unrecognised notification');
+        if (reply.type !== 'frames') p.fail(`the valid query sent after an unrecognised notification got ${seen(reply)}; required frames`);
+        return;
+      }
+      p.observe(reply, undefined);
+      p.ledger.add(replied(seen(reply)));
+    }
+    p.fail('the valid query sent after an unrecognised notification was not answered (three other envelopes came instead)');
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    p.fail(`after an unrecognised notification, the next valid query got no answer: ${describeError(err)}`);
+  }
+}
+
+/** S2.1-unknown-type: a payload-bearing request of an unknown type gets error bad_request (not silence, not a crash). */
+export async function unknownRequest(p: ScenarioProbe): Promise<void> {
+  const session = p.session();
+  const correlation = p.correlation();
+  const request: JsonObject = { type: 'cgp_conformance_request', request: { probe: 'an envelope type this revision does not define, carrying a payload' } };
+  if (correlation) request.id = p.nextId('u');
+  p.ledger.witness('S2.1-unknown-type');
+  const judge = (reply: RawEnvelope | undefined, how?: string) => {
+    if (reply === undefined) {
+      p.ledger.add([violation('S2.1-unknown-type', '', `a payload-bearing request of unknown type ${JSON.stringify(request.type)} got ${how ?? 'no reply'}; required error with code bad_request`)]);
+      return;
+    }
+    p.observe(reply, request);
+    if (reply.type !== 'error' || reply.code !== 'bad_request') {
+      p.ledger.add([violation('S2.1-unknown-type', '/code', `a payload-bearing request of unknown type ${JSON.stringify(request.type)} got ${seen(reply)}; required error with code bad_request`)]);
+    }
+  };
+  if (session.kind === 'http') {
+    try {
+      const reply = await session.request(request);
+      judge(reply ?? undefined, reply === null ? 'HTTP 204 (no envelope)' : undefined);
+    } catch (err) {
+      if (err instanceof HttpStatusError) return judge(undefined, `HTTP ${err.status} with no error envelope`);
+      if (!isTargetError(err)) throw err;
+      judge(undefined, describeError(err));
+    }
+    return;
+  }
+  // stdio: the unknown request, then a valid query. Expect the error (any order) and the query's frames.
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (correlation) query.id = p.nextId();
+  let errorReply: RawEnvelope | undefined;
+  let answered = false;
+  try {
+    await session.send(request);
+    await session.send(query);
+    for (let i = 0; i < 3 && !answered; i++) {
+      const reply = await session.next(p.config.timeouts.requestMs);
+      const forQuery = correlation ? reply.id === query.id : reply.type === 'frames';
+      if (forQuery) {
+        p.observe(reply, query, {}, 'a valid query after an unknown request');
+        answered = true;
+      } else if (errorReply === undefined) {
+        errorReply = reply;
+      } else {
+        p.observe(reply, undefined);
+      }
+    }
+    if (answered && errorReply === undefined) errorReply = await session.poll(SILENCE_WINDOW_MS);
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    judge(errorReply, describeError(err));
+    return;
+  }
+  judge(errorReply);
+  if (!answered) p.fail('the valid query sent after an unknown request was not answered');
+}
+
+// ── framing (S2.1-no-newline) ───────────────────────────────────────────────────────────────────
+
+/**
+ * Make the target write several kinds of envelope (ack, frames, error, verified) on a fresh stdio
+ * connection; the raw lines are then checked one by one (ScenarioProbe.checkRawLines). Transport errors are
+ * expected here when the framing is broken — they are the evidence, not a reason to stop early.
+ */
+export async function exerciseFraming(p: ScenarioProbe): Promise<void> {
+  const session = stdio(p);
+  const attempt = async (envelope: JsonObject): Promise<RawEnvelope | undefined> => {
+    try {
+      return await session.request(envelope);
+    } catch (err) {
+      if (!isTargetError(err)) throw err;
+      p.notes.push(`${String(envelope.type)}: ${describeError(err)}`);
+      return undefined;
+    }
+  };
+  const ack = await attempt({ type: 'handshake', protocol_version: PROTOCOL_VERSION });
+  if (session.stalled) return;
+  const correlation = isJsonObject(ack?.capabilities) && ack.capabilities.correlation === true;
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (correlation) query.id = p.nextId();
+  const frames = await attempt(query);
+  if (session.stalled) return;
+  await attempt({ type: 'query', query: { goal: 'cgp-conformance probe: malformed on purpose', max_frames: 'many', max_tokens: 1 } });
+  if (session.stalled) return;
+  const f = frames && isJsonObject(frames.result) && Array.isArray(frames.result.frames) ? frames.result.frames.find(isJsonObject) : undefined;
+  if (isJsonObject(ack?.capabilities) && ack.capabilities.verify === true && f) {
+    const name = isJsonObject(ack.provider) ? ack.provider.name : '';
+    await attempt({ type: 'verify', request: { frames: [{ provider_id: name, frame_id: f.id, content_digest: f.content_digest }] } });
+  }
+  // Give a trailing partial envelope a moment to arrive, so its lines are checked too.
+  await session.poll(50).catch(() => undefined);
+}

@@ -1,0 +1,318 @@
+/**
+ * The per-scenario side of the suite: which connection is in use (the shared one, or a fresh one), every
+ * reply received (each validated and checked as it arrives), the ledger of findings and witnesses, and the
+ * final verdict for the scenario's anchor/rule ids. Step definitions only call into this and the probe
+ * modules; they never check anything themselves.
+ */
+import { findCatalogueEntry } from '../../catalogue/index.js';
+import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import type { RawEnvelope } from '../../transport/ndjson.js';
+import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyContext } from './checks.js';
+import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
+import { ackOf, judgeInFamily, performHandshake } from './handshake.js';
+import { Ledger, type Verdict } from './ledger.js';
+import type { SharedSession, SuiteRuntime } from './runtime.js';
+import type { AnySession } from './session.js';
+
+/** A frames reply with the query it answers. */
+export interface FramesAnswer {
+  purpose: string;
+  query: JsonObject;
+  reply: RawEnvelope;
+  result: JsonObject;
+  frames: JsonObject[];
+}
+
+/** Tags that are not rule ids. */
+function isRuleTag(tag: string): boolean {
+  return tag !== 'provider' && !tag.startsWith('needs-');
+}
+
+let scenarioSeq = 0;
+
+export class ScenarioProbe {
+  readonly ledger = new Ledger();
+  /** Anchor/rule ids the scenario is tagged with (catalogue-checked). */
+  readonly ids: string[];
+  readonly answers: FramesAnswer[] = [];
+  /** Plain-text notes for the report (not findings). */
+  readonly notes: string[] = [];
+  /** Connections this scenario used (their unchecked raw lines are checked at its verdict). */
+  private readonly used = new Set<AnySession>();
+  private readonly owned: AnySession[] = [];
+  private sharedSession: SharedSession | undefined;
+  private freshSession: AnySession | undefined;
+  private freshAck: JsonObject | undefined;
+  private baselinePromise: Promise<FramesAnswer> | undefined;
+  private seq = 0;
+  private readonly prefix: string;
+
+  constructor(
+    readonly runtime: SuiteRuntime,
+    tags: readonly string[],
+  ) {
+    const names = tags.map((t) => t.replace(/^@/, ''));
+    this.ids = names.filter(isRuleTag);
+    for (const id of this.ids) {
+      if (!findCatalogueEntry(id)) throw new HarnessError(`scenario tag @${id} names no anchor or rule in the catalogue`);
+    }
+    if (this.ids.length === 0) throw new HarnessError('a provider scenario must be tagged with at least one anchor or rule id');
+    this.prefix = `cgp-${++scenarioSeq}`;
+  }
+
+  get config() {
+    return this.runtime.config;
+  }
+
+  /** A fresh request id (unique per run). */
+  nextId(label = 'q'): string {
+    return `${this.prefix}-${label}-${++this.seq}`;
+  }
+
+  // ── connections ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Use the shared, handshaken connection. A target that gave no handshake_ack fails the scenario here. */
+  async useShared(): Promise<SharedSession> {
+    const shared = await this.runtime.shared();
+    if (!this.sharedSession) {
+      this.sharedSession = shared;
+      this.merge(shared.evidence);
+      this.touch(shared.session);
+    }
+    if (!ackOf(shared.outcome)) {
+      const seen = shared.outcome.reply ? `a "${shared.outcome.reply.type}" envelope` : describeError(shared.outcome.error);
+      this.fail(`the target did not complete the handshake (${seen}); every probe needs a handshake_ack first`);
+    }
+    return shared;
+  }
+
+  /** A fresh connection (a new process for stdio), not yet handshaken; closed when the scenario ends. */
+  async useFresh(): Promise<AnySession> {
+    let session: AnySession;
+    try {
+      session = await this.runtime.fresh();
+    } catch (err) {
+      if (isTargetError(err)) this.fail(`could not open a fresh connection to the target: ${describeError(err)}`);
+      throw err;
+    }
+    this.owned.push(session);
+    this.freshSession = session;
+    this.freshAck = undefined;
+    this.touch(session);
+    return session;
+  }
+
+  /** Handshake the fresh connection (contextgraph/1.0) and judge the ack; fails the scenario when there is none. */
+  async handshakeFresh(): Promise<JsonObject> {
+    const session = this.freshSession ?? (await this.useFresh());
+    const outcome = await performHandshake(session, PROTOCOL_VERSION);
+    this.merge(judgeInFamily(outcome, this.config.target));
+    const ack = ackOf(outcome);
+    if (!ack) {
+      const seen = outcome.reply ? `a "${outcome.reply.type}" envelope` : describeError(outcome.error);
+      this.fail(`the fresh connection's handshake got ${seen}; required a handshake_ack`);
+    }
+    this.freshAck = ack;
+    return ack;
+  }
+
+  /** Record the ack a probe obtained on the fresh connection by its own handshake. */
+  adoptFreshAck(ack: JsonObject): void {
+    if (!this.freshSession) throw new HarnessError('adoptFreshAck: no fresh connection');
+    this.freshAck = ack;
+  }
+
+  get fresh(): AnySession | undefined {
+    return this.freshSession;
+  }
+
+  /** The connection probes talk to: the fresh one when the scenario opened one, else the shared one. */
+  session(): AnySession {
+    const s = this.freshSession ?? this.sharedSession?.session;
+    if (!s) throw new HarnessError('no connection: a Given step must open the shared or a fresh connection first');
+    return s;
+  }
+
+  /** The handshake_ack the current connection answered with. */
+  ack(): JsonObject {
+    const ack = this.freshSession ? this.freshAck : ackOf(this.sharedSession?.outcome);
+    if (!ack) throw new HarnessError('no handshake_ack on the current connection: handshake it first');
+    return ack;
+  }
+
+  capabilities(): JsonObject {
+    const caps = this.ack().capabilities;
+    return isJsonObject(caps) ? caps : {};
+  }
+
+  /** The provider id verify identities and attestations use: the handshake provider.name (DESIGN decision 2). */
+  providerName(): string {
+    const provider = this.ack().provider;
+    return isJsonObject(provider) && typeof provider.name === 'string' ? provider.name : '';
+  }
+
+  correlation(): boolean {
+    return this.capabilities().correlation === true;
+  }
+
+  advertised(): string[] | undefined {
+    const reps = this.capabilities().representations;
+    return Array.isArray(reps) ? reps.filter((r): r is string => typeof r === 'string') : undefined;
+  }
+
+  private touch(session: AnySession): void {
+    this.used.add(session);
+  }
+
+  // ── exchanges ────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Lock-step request on the current connection. A reply is checked at once (schema, protocol, H4 echo).
+   * No reply at all (timeout, crash, garbage) fails the scenario, naming what was being probed.
+   */
+  async exchange(envelope: JsonObject, purpose: string, extra: Omit<ReplyContext, 'requestId'> = {}): Promise<RawEnvelope> {
+    const reply = await this.tryExchange(envelope, purpose, extra);
+    if (reply instanceof Error) this.fail(`${purpose}: no reply (${describeError(reply)}); required an envelope within ${this.config.timeouts.requestMs} ms`);
+    if (reply === null) this.fail(`${purpose}: the target answered 204 No Content; required an envelope`);
+    return reply;
+  }
+
+  /** Like exchange, but a target error (timeout, EOF, …) is returned instead of failing the scenario. */
+  async tryExchange(envelope: JsonObject, purpose: string, extra: Omit<ReplyContext, 'requestId'> = {}): Promise<RawEnvelope | null | Error> {
+    const session = this.session();
+    await this.drainUnsolicited(session);
+    let reply: RawEnvelope | null;
+    try {
+      reply = await session.request(envelope);
+    } catch (err) {
+      if (isTargetError(err)) return err as Error;
+      throw err;
+    }
+    if (reply) this.observe(reply, envelope, extra, purpose);
+    return reply;
+  }
+
+  /** Check a reply to `request` and keep frames answers. */
+  observe(reply: RawEnvelope, request: JsonObject | undefined, extra: Omit<ReplyContext, 'requestId'> = {}, purpose = 'query'): void {
+    const ctx: ReplyContext = { ...extra };
+    const query = request && isJsonObject(request.query) ? request.query : undefined;
+    if (query && ctx.query === undefined) ctx.query = query;
+    if (request && typeof request.id === 'string') ctx.requestId = request.id;
+    if (ctx.providerName === undefined) ctx.providerName = this.safeProviderName();
+    if (ctx.advertised === undefined) {
+      const adv = this.safeAdvertised();
+      if (adv !== undefined) ctx.advertised = adv;
+    }
+    if (query && Array.isArray(query.representation_preferences) && ctx.requested === undefined) {
+      ctx.requested = query.representation_preferences.filter((r): r is string => typeof r === 'string');
+    }
+    this.merge(checkReply(reply, ctx));
+    if (reply.type === 'frames' && query && isJsonObject(reply.result)) {
+      const frames = Array.isArray(reply.result.frames) ? reply.result.frames.filter(isJsonObject) : [];
+      this.answers.push({ purpose, query, reply, result: reply.result, frames });
+    }
+  }
+
+  private safeProviderName(): string | undefined {
+    try {
+      return this.providerName();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private safeAdvertised(): string[] | undefined {
+    try {
+      return this.advertised();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** On stdio, envelopes nobody asked for would be read as the next reply: take them off and check them. */
+  private async drainUnsolicited(session: AnySession): Promise<void> {
+    if (session.kind !== 'stdio') return;
+    while (session.conn.queued > 0) {
+      let env: RawEnvelope | undefined;
+      try {
+        env = await session.poll(0);
+      } catch (err) {
+        if (isTargetError(err)) {
+          this.notes.push(`unsolicited input from the target: ${describeError(err)}`);
+          continue;
+        }
+        throw err;
+      }
+      if (!env) break;
+      this.notes.push(`unsolicited ${env.type} envelope from the target (checked, then discarded)`);
+      this.observe(env, undefined);
+    }
+  }
+
+  /** A frames answer to a query, or a scenario failure naming what came instead. */
+  async query(query: JsonObject, purpose: string, opts: { id?: boolean; extra?: Omit<ReplyContext, 'requestId'> } = {}): Promise<FramesAnswer> {
+    const envelope: JsonObject = { type: 'query', query };
+    if (opts.id ?? this.correlation()) envelope.id = this.nextId();
+    const reply = await this.exchange(envelope, purpose, opts.extra);
+    if (reply.type !== 'frames' || !isJsonObject(reply.result)) {
+      const seen = reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
+      this.fail(`${purpose}: answered with ${seen}; required a frames reply`);
+    }
+    return this.answers[this.answers.length - 1]!;
+  }
+
+  /** The answer to a generous query (what the target serves), once per scenario. */
+  baseline(): Promise<FramesAnswer> {
+    this.baselinePromise ??= this.query(probeQuery(GENEROUS), 'the generous baseline query');
+    return this.baselinePromise;
+  }
+
+  // ── findings and verdict ─────────────────────────────────────────────────────────────────────────
+
+  merge(ev: Evidence): void {
+    this.ledger.add(ev.findings);
+    for (const [id, n] of Object.entries(ev.witnesses)) this.ledger.witness(id, n);
+    for (const [id, r] of Object.entries(ev.reasons)) this.ledger.unwitnessedBecause(id, r);
+  }
+
+  /** Fail the scenario: the message starts with its ids and says what was seen vs required. */
+  fail(detail: string): never {
+    throw new ConformanceFailure(`${this.ids.join(', ')}: ${detail}`);
+  }
+
+  /** Check the framing of every raw line received on the connections this scenario used. */
+  checkRawLines(): void {
+    for (const session of this.used) {
+      const where = session === this.sharedSession?.session ? 'shared connection' : 'fresh connection';
+      this.merge(checkLines(this.runtime.takeUncheckedLines(session), where));
+    }
+  }
+
+  verdict(ids: readonly string[]): Verdict {
+    for (const id of ids) {
+      if (!this.ids.includes(id)) throw new HarnessError(`the step checks ${id}, which the scenario is not tagged with (tags: ${this.ids.join(', ')})`);
+    }
+    this.checkRawLines();
+    for (const [id, reason] of Object.entries(DEFAULT_UNWITNESSED)) this.ledger.unwitnessedBecause(id, reason);
+    return this.ledger.verdict(ids);
+  }
+
+  /** Close the fresh connections this scenario opened. */
+  async dispose(): Promise<void> {
+    const owned = this.owned.splice(0);
+    await Promise.allSettled(owned.map((s) => this.runtime.release(s)));
+  }
+}
+
+/** The probe query shape (§5): a goal, no filters, a budget. */
+export const PROBE_GOAL = 'cgp-conformance probe: return your most relevant frames';
+
+export function probeQuery(over: JsonObject = {}): JsonObject {
+  return { goal: PROBE_GOAL, query_text: 'conformance probe', kinds: [], anchors: [], ...TYPICAL, ...over };
+}
+
+/** A budget every answer fits: what the target serves, untruncated. */
+export const GENEROUS = { max_frames: 64, max_tokens: 65_536 } as const;
+/** The reference suite's sample budget. */
+export const TYPICAL = { max_frames: 8, max_tokens: 4_096 } as const;

@@ -1,0 +1,205 @@
+/**
+ * One connection to the provider under test, over stdio (a spawned child) or HTTP, with every raw inbound
+ * line kept so the suite can check the framing of each one (S2.1-no-newline, S2-wire-shape). Reads are
+ * bounded by the suite timeouts; once a read has timed out, later reads fail fast (the transport does this).
+ */
+import { Credential } from '../../transport/credential.js';
+import { HarnessError } from './errors.js';
+import type { SuiteConfig, SuiteTimeouts } from './config.js';
+import type { RawEnvelope } from '../../transport/ndjson.js';
+import { HttpConnection } from '../../transport/http-client.js';
+import { StdioConnection, type ShutdownResult } from '../../transport/stdio-client.js';
+import type { TranscriptEntry } from '../../transport/transcript.js';
+
+/** A raw line (stdio) or response body (HTTP) received from the target. */
+export interface InboundLine {
+  /** 1-based position among this session's inbound lines. */
+  line: number;
+  text: string;
+  /** Transport error code when the bytes could not be framed/decoded (invalid_utf8, line_too_long). */
+  error?: string;
+  /** Final line without a newline at EOF. */
+  unterminated?: boolean;
+}
+
+/** At most this many inbound lines are kept per session (the suite's probes stay far below it). */
+const MAX_KEPT_LINES = 5_000;
+
+export interface ProviderSession {
+  readonly kind: 'stdio' | 'http';
+  readonly label: string;
+  readonly timeouts: SuiteTimeouts;
+  /** Inbound raw lines so far (bounded). */
+  readonly lines: readonly InboundLine[];
+  /** Lines dropped because of the bound. */
+  readonly droppedLines: number;
+  readonly stalled: boolean;
+  /** Send a handshake and return the first envelope that comes back. */
+  handshake(version: string): Promise<RawEnvelope>;
+  /** Lock-step round trip. HTTP: null for a 204 (no reply). */
+  request(envelope: object, timeoutMs?: number): Promise<RawEnvelope | null>;
+  close(): Promise<void>;
+}
+
+export class StdioSession implements ProviderSession {
+  readonly kind = 'stdio' as const;
+  readonly lines: InboundLine[] = [];
+  droppedLines = 0;
+  private constructor(
+    readonly conn: StdioConnection,
+    readonly label: string,
+    readonly timeouts: SuiteTimeouts,
+  ) {}
+
+  static async spawn(config: SuiteConfig): Promise<StdioSession> {
+    const target = config.target;
+    if (target.kind !== 'stdio') throw new HarnessError('StdioSession.spawn: the target is not a stdio target');
+    const box: { session?: StdioSession; early: TranscriptEntry[] } = { early: [] };
+    const onLine = (entry: TranscriptEntry) => {
+      if (entry.direction !== 'in') return;
+      if (box.session) box.session.keep(entry);
+      else box.early.push(entry);
+    };
+    const conn = await StdioConnection.spawn(target.command, target.args, {
+      ...(target.cwd !== undefined ? { cwd: target.cwd } : {}),
+      forwardStderr: config.forwardStderr,
+      writeTimeoutMs: config.timeouts.requestMs,
+      onLine,
+      // The suite keeps its own bounded copy of inbound lines; the transport's transcript stays small.
+      transcriptMaxEntries: 200,
+    });
+    const session = new StdioSession(conn, target.label, config.timeouts);
+    box.session = session;
+    for (const entry of box.early) session.keep(entry);
+    return session;
+  }
+
+  private keep(entry: TranscriptEntry): void {
+    if (this.lines.length >= MAX_KEPT_LINES) {
+      this.droppedLines++;
+      return;
+    }
+    const line: InboundLine = { line: this.lines.length + this.droppedLines + 1, text: entry.line };
+    if (entry.error !== undefined) line.error = entry.error;
+    if (entry.unterminated) line.unterminated = true;
+    this.lines.push(line);
+  }
+
+  get stalled(): boolean {
+    return this.conn.stalled;
+  }
+
+  get pid(): number {
+    return this.conn.pid;
+  }
+
+  handshake(version: string): Promise<RawEnvelope> {
+    return this.conn.handshake(version, this.timeouts.handshakeMs);
+  }
+
+  request(envelope: object, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
+    return this.conn.request(envelope, timeoutMs);
+  }
+
+  requestWithId(envelope: { id: string; [k: string]: unknown }, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
+    return this.conn.requestWithId(envelope, timeoutMs);
+  }
+
+  send(envelope: object): Promise<void> {
+    return this.conn.send(envelope, this.timeouts.requestMs);
+  }
+
+  sendRaw(bytes: string | Uint8Array): Promise<void> {
+    return this.conn.sendRaw(bytes, this.timeouts.requestMs);
+  }
+
+  next(timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
+    return this.conn.next(timeoutMs);
+  }
+
+  /** Wait up to windowMs for an envelope; undefined on silence (silence does not mark the session stalled). */
+  poll(windowMs: number): Promise<RawEnvelope | undefined> {
+    return this.conn.poll(windowMs);
+  }
+
+  get exitStatus() {
+    return this.conn.exitStatus;
+  }
+
+  stderrTail(): string {
+    return this.conn.stderrTail();
+  }
+
+  shutdown(graceMs = this.timeouts.shutdownGraceMs): Promise<ShutdownResult> {
+    return this.conn.shutdown(graceMs);
+  }
+
+  close(): Promise<void> {
+    return this.conn.close();
+  }
+}
+
+export class HttpSession implements ProviderSession {
+  readonly kind = 'http' as const;
+  readonly lines: InboundLine[] = [];
+  droppedLines = 0;
+  readonly conn: HttpConnection;
+
+  constructor(
+    url: string,
+    readonly label: string,
+    readonly timeouts: SuiteTimeouts,
+    opts: { credential?: string | null } = {},
+  ) {
+    // CGP_PROVIDER_TOKEN is read here, where it is used, and wrapped at once (C8: never rendered).
+    const token = opts.credential === undefined ? process.env.CGP_PROVIDER_TOKEN : opts.credential;
+    this.conn = new HttpConnection(url, {
+      timeoutMs: timeouts.requestMs,
+      ...(token ? { credential: new Credential(token) } : {}),
+      onLine: (entry) => {
+        if (entry.direction !== 'in') return;
+        if (this.lines.length >= MAX_KEPT_LINES) {
+          this.droppedLines++;
+          return;
+        }
+        const line: InboundLine = { line: this.lines.length + this.droppedLines + 1, text: entry.line };
+        if (entry.error !== undefined) line.error = entry.error;
+        this.lines.push(line);
+      },
+    });
+  }
+
+  get stalled(): boolean {
+    return this.conn.stalled;
+  }
+
+  async handshake(version: string): Promise<RawEnvelope> {
+    const reply = await this.conn.request({ type: 'handshake', protocol_version: version }, this.timeouts.handshakeMs);
+    if (reply === null) throw new NoReplyError('handshake');
+    return reply;
+  }
+
+  request(envelope: object, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope | null> {
+    return this.conn.request(envelope, timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    this.conn.close();
+  }
+}
+
+/** An HTTP exchange answered 204 where an envelope was required. */
+export class NoReplyError extends Error {
+  constructor(what: string) {
+    super(`${what}: the target answered 204 No Content; an envelope was required`);
+    this.name = 'NoReplyError';
+  }
+}
+
+export type AnySession = StdioSession | HttpSession;
+
+/** Open a new connection to the configured target (spawn for stdio; a new client for HTTP). */
+export async function openSession(config: SuiteConfig): Promise<AnySession> {
+  if (config.target.kind === 'stdio') return StdioSession.spawn(config);
+  return new HttpSession(config.target.url, config.target.label, config.timeouts);
+}

@@ -1,0 +1,56 @@
+// Hooks: one ScenarioProbe per scenario; capability tags decide applicability before anything runs (an
+// undeclared need ⇒ skipped + a not-applicable attachment, never a pass); every fresh connection is closed
+// After each scenario and the shared one AfterAll.
+import { After, AfterAll, Before } from '@cucumber/cucumber';
+import {
+  applicability,
+  APPLICABILITY_MEDIA_TYPE,
+  closeRuntime,
+  HARNESS_ERROR_MEDIA_TYPE,
+  HarnessError,
+  needsAck,
+  needsOf,
+  runtimeFor,
+  ScenarioProbe,
+  describeError,
+} from '../src/conformance/suite/index.js';
+import { stepBackstopMs, withBackstop, type ProviderWorld } from './world.js';
+
+Before({ tags: '@provider', name: 'provider scenario setup' }, async function (this: ProviderWorld, { pickle }) {
+  const tags = pickle.tags.map((t) => t.name);
+  try {
+    const runtime = runtimeFor(this.parameters as { runId?: unknown; config?: unknown });
+    this.probe = new ScenarioProbe(runtime, tags);
+    const needs = needsOf(tags);
+    let ack;
+    if (needsAck(needs)) {
+      try {
+        ack = await withBackstop(runtime.sharedAck(), stepBackstopMs(runtime.config.timeouts), 'the shared handshake');
+      } catch (err) {
+        if (err instanceof HarnessError) throw err;
+        ack = undefined; // the target could not be reached: the scenario runs and fails on it
+      }
+    }
+    const verdict = applicability(needs, runtime.config, ack);
+    if (!verdict.applicable) {
+      this.attach(JSON.stringify({ not_applicable: verdict.reason }), APPLICABILITY_MEDIA_TYPE);
+      return 'skipped';
+    }
+  } catch (err) {
+    const harness = err instanceof HarnessError ? err : new HarnessError(describeError(err), { cause: err });
+    this.attach(JSON.stringify({ harness_error: harness.message }), HARNESS_ERROR_MEDIA_TYPE);
+    throw harness;
+  }
+  return undefined;
+});
+
+After({ tags: '@provider', name: 'close fresh connections' }, async function (this: ProviderWorld) {
+  const probe = this.probe;
+  if (!probe) return;
+  if (probe.notes.length > 0) this.log(probe.notes.join('\n'));
+  await probe.dispose();
+});
+
+AfterAll({ name: 'close the shared connection' }, async function () {
+  await closeRuntime();
+});

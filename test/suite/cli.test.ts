@@ -1,0 +1,83 @@
+// `cgp-conformance stdio|http` as processes: exit codes (0 / 1 / 2 usage / 3 never answered), --json writes
+// only JSON to stdout, progress goes to stderr.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { findPackageRoot } from '../../src/util/package-root.js';
+
+const ROOT = findPackageRoot();
+const MINIMAL = join(ROOT, 'test', 'suite', 'fixtures', 'minimal-provider.mjs');
+const ENTRY = ['--import', 'tsx', join(ROOT, 'test', 'suite', 'cli-entry.ts')];
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], timeoutMs = 90_000): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-cli-test-'));
+let n = 0;
+/** Report options: a fresh name in a temp dir (never the repository's reports/). */
+const report = () => [`cli${++n}`, '--reports-dir', REPORTS];
+
+describe('cgp-conformance stdio / http', () => {
+  it('--json: exit 0 for a conformant target, stdout is one JSON document, progress on stderr', { timeout: 90_000 }, async () => {
+    const r = await cli(['stdio', '--json', '--tags', '@H1 or @R2 or @B4', '--report-name', ...report(), '--', process.execPath, MINIMAL]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout) as { exit_code: number; success: boolean; ids: Array<{ id: string; status: string }>; transport: string };
+    assert.equal(doc.exit_code, 0);
+    assert.equal(doc.success, true);
+    assert.equal(doc.transport, 'stdio');
+    assert.deepEqual(doc.ids.map((i) => i.id).sort(), ['B4', 'H1', 'R2', 'S3.1-compare-families']);
+    assert.ok(r.stderr.length > 0, 'progress is written to stderr');
+  });
+
+  it('exit 1 when a MUST fails (a misbehaving provider), naming the anchor', { timeout: 90_000 }, async () => {
+    const bundled = bundledProviderCommand(ROOT);
+    const r = await cli(['stdio', '--tags', '@F1', '--report-name', ...report(), '--', bundled.command, ...bundled.args, '--misbehave', 'bad-score']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^F1\s+failed$/m);
+    assert.match(r.stdout, /F1 violated: frame "[^"]+" has score 1\.5; required a number in \[0, 1\]/);
+  });
+
+  it('exit 3 when the target never answers the handshake (spawn failure, or silence)', { timeout: 60_000 }, async () => {
+    const missing = await cli(['stdio', '--report-name', ...report(), '--', join(ROOT, 'no-such-provider-binary')]);
+    assert.equal(missing.code, 3, missing.stderr);
+    const silent = await cli(['stdio', '--json', '--timeout', '800', '--report-name', ...report(), '--', process.execPath, '-e', 'setInterval(() => {}, 1000)']);
+    assert.equal(silent.code, 3, silent.stderr);
+    const doc = JSON.parse(silent.stdout) as { never_answered: boolean; reason: string };
+    assert.equal(doc.never_answered, true);
+    assert.match(doc.reason, /handshake timed out after 800 ms/);
+  });
+
+  it('exit 2 on usage errors: a bad --timeout, a plaintext non-loopback URL (C7)', { timeout: 60_000 }, async () => {
+    const timeout = await cli(['stdio', '--timeout', 'soon', '--', process.execPath, MINIMAL]);
+    assert.equal(timeout.code, 2);
+    assert.match(timeout.stderr, /--timeout expects a positive number of milliseconds/);
+    const c7 = await cli(['http', 'http://provider.example/cgp']);
+    assert.equal(c7.code, 2);
+    assert.match(c7.stderr, /C7/);
+    const none = await cli(['stdio']);
+    assert.equal(none.code, 2);
+  });
+});
+
