@@ -112,11 +112,12 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     runtime.adoptShared(session, outcome);
     if (!ackOf(outcome)) opts.progress?.write(`cgp-conformance: the handshake did not produce a handshake_ack; scenarios will report it\n`);
   } catch (err) {
-    await runtime.close();
-    if (!isTargetError(err)) throw err;
-    if (!opts.runIfNeverAnswered) {
+    if (!isTargetError(err) || !opts.runIfNeverAnswered) {
+      await runtime.close();
+      if (!isTargetError(err)) throw err;
       return { success: false, ran: false, neverAnswered: true, reason: describeError(err), messagesPath, junitPath, config, summary: EMPTY_SUMMARY };
     }
+    // runIfNeverAnswered: the scenarios connect again themselves, and each reports the failure.
   }
   installRuntime(runtime);
 
