@@ -4,6 +4,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerProviderCommand } from './commands/provider.js';
+import { registerStdioCommand } from './commands/stdio.js';
+import { registerHttpCommand } from './commands/http.js';
 import { toolVersion } from './tool-version.js';
 
 export function buildProgram(): Command {
@@ -15,6 +17,8 @@ export function buildProgram(): Command {
     .exitOverride();
   registerValidateCommand(program);
   registerProviderCommand(program);
+  registerStdioCommand(program);
+  registerHttpCommand(program);
   return program;
 }
 

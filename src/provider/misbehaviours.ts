@@ -63,9 +63,11 @@ export const MISBEHAVIOURS = [
     description: 'declares egress false alongside the namespaced custom scope "acme:mirror" (custom scopes are off-machine)',
   },
   {
-    mode: 'unnamespaced-scope',
+    mode: 'malformed-namespaced-scope',
     breaks: ['U3'],
-    description: 'declares egress true with the unprefixed, non-base egress scope "mirror" instead of a vendor:name scope',
+    description:
+      'declares egress true with the egress scope "acme:" — a namespaced name with an empty side (U3 requires vendor:name, ' +
+      'non-empty on both sides; an unprefixed unknown scope is only a warning, see docs/interpretations.md §13)',
   },
   // ── correlation (H4) ─────────────────────────────────────────────────────────────────────────
   {

@@ -166,7 +166,11 @@ export function evaluateMode(
       ids.push({ id, level: catalogued.level, status: 'no-scenario', seen: [], discredited: [] });
       continue;
     }
-    const wanted: readonly WitnessStatus[] = catalogued.level === 'MUST' ? ['failed'] : ['warning'];
+    // A MUST is caught by a failure. An anchor that mixes a MUST with a SHOULD (E1, P5, R1, G4:
+    // the provider's half is the SHOULD) is also caught by the warning its SHOULD sentence yields;
+    // a SHOULD/MAY/advisory rule is caught by a warning, or by a failure.
+    const wanted: readonly WitnessStatus[] =
+      catalogued.level !== 'MUST' ? ['warning', 'failed'] : mixesShould(catalogued) ? ['failed', 'warning'] : ['failed'];
     const discredited: string[] = [];
     let caught = false;
     for (const w of list) {
@@ -448,4 +452,9 @@ export async function pool<T>(items: readonly T[], limit: number, work: (item: T
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** True when a MUST-level catalogue entry also carries a SHOULD sentence (a mixed-level anchor). */
+function mixesShould(entry: { text?: string }): boolean {
+  return /\bSHOULD\b/.test(entry.text ?? '');
 }

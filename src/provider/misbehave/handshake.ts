@@ -50,9 +50,9 @@ export const HANDSHAKE_MODES = {
       a.provider.data_flow = { reads: true, writes: false, egress: false, egress_scopes: ['acme:mirror'] };
     }),
   },
-  'unnamespaced-scope': {
+  'malformed-namespaced-scope': {
     ack: withAck((a) => {
-      a.provider.data_flow = { reads: true, writes: false, egress: true, egress_scopes: ['mirror'] };
+      a.provider.data_flow = { reads: true, writes: false, egress: true, egress_scopes: ['acme:'] };
     }),
   },
   'compact-without-resolve': {
