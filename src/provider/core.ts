@@ -49,6 +49,11 @@ export interface ProviderOptions {
   root?: string;
   /** A preloaded corpus (tests share one across many providers). */
   corpus?: Corpus;
+  /**
+   * S3-handshake-first: answer a query or verify that arrives before a successful handshake with
+   * `bad_request`. On for stdio (one connection = one session); off for stateless HTTP.
+   */
+  requireHandshake?: boolean;
 }
 
 export interface Provider {
@@ -150,6 +155,7 @@ export function createProvider(opts: ProviderOptions = {}): Provider {
   const advertised = ack.capabilities.representations ?? ['full'];
   const state = new Map<string, unknown>();
   const encode = hooks.encode ?? ((env: OutEnvelope) => JSON.stringify(env));
+  let handshaken = false;
 
   function handshake(ctx: HookContext): Answer {
     const env = ctx.request!;
@@ -255,10 +261,17 @@ export function createProvider(opts: ProviderOptions = {}): Provider {
     const ctx: HookContext = { corpus, ack, state, request: envelope };
     const early = hooks.inbound?.(envelope, ctx);
     if (early) return { answer: early, ctx };
+    if (opts.requireHandshake && !handshaken && (envelope.type === 'query' || envelope.type === 'verify')) {
+      // S3-handshake-first: no query payload moves before the handshake exchange completes.
+      const refusal = `${envelope.type} before a completed handshake: no payload moves before the handshake (S3)`;
+      return { answer: reply(errorEnvelope('bad_request', refusal, correlationIdOf(envelope))), ctx };
+    }
     switch (envelope.type) {
       case 'handshake': {
         const honest = handshake(ctx);
-        return { answer: hooks.handshake ? hooks.handshake(honest, ctx) : honest, ctx };
+        const answer = hooks.handshake ? hooks.handshake(honest, ctx) : honest;
+        if (answer.envelopes.some((e) => (e as { type?: unknown }).type === 'handshake_ack')) handshaken = true;
+        return { answer, ctx };
       }
       case 'query':
         return { answer: hooks.beforeQuery?.(ctx) ?? query(ctx), ctx };

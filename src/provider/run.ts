@@ -36,7 +36,8 @@ export function checkMode(mode: string | undefined): void {
 export async function runProvider(opts: RunOptions): Promise<number> {
   checkMode(opts.misbehave);
   const port = opts.http === undefined ? undefined : parsePort(opts.http);
-  const provider = createProvider({ misbehave: opts.misbehave, root: opts.root });
+  // stdio is one session per process, so S3-handshake-first is enforced there; HTTP is stateless.
+  const provider = createProvider({ misbehave: opts.misbehave, root: opts.root, requireHandshake: port === undefined });
   if (port === undefined) return runStdioProvider({}, provider);
   const running = await startHttpProvider({ port }, provider);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));

@@ -41,7 +41,7 @@ function forever(): Promise<never> {
  * Serve the provider over NDJSON stdio until shutdown (or the end of input). Resolves with the
  * exit code the process should end with; never resolves for a mode that refuses to end.
  */
-export async function runStdioProvider(opts: StdioProviderOptions = {}, provider: Provider = createProvider(opts)): Promise<number> {
+export async function runStdioProvider(opts: StdioProviderOptions = {}, provider: Provider = createProvider({ ...opts, requireHandshake: true })): Promise<number> {
   const output = opts.output ?? process.stdout;
   // A host that went away (EPIPE) surfaces through the write callbacks below; without a listener the
   // stream's 'error' event would crash the process instead.
