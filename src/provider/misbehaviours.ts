@@ -14,8 +14,12 @@
 export interface Misbehaviour {
   /** The `--misbehave` argument. */
   mode: string;
-  /** Anchor or rule ids this mode violates (non-empty). */
+  /** Anchor or rule ids this mode violates (empty only with `exercises` or `unbacked`). */
   breaks: readonly string[];
+  /** Host-side ids this conformant provider behaviour is a fixture for (the host suite uses it). */
+  exercises?: readonly string[];
+  /** Why no normative id can be named (DESIGN: a behaviour with no normative basis is no finding). */
+  unbacked?: string;
   /** What the provider does wrong, and where it shows. */
   description: string;
 }
@@ -222,12 +226,13 @@ export const MISBEHAVIOURS = [
   },
   {
     mode: 'silent-truncation',
-    breaks: ['S7-truncated-honest'],
+    breaks: [],
+    unbacked:
+      'SPEC.md gives `truncated` no normative meaning (it appears only in the wire example and in §6.5.5 prose); the ' +
+      'frames it returns still satisfy B1/B4, so no anchor or rule is broken. Kept as a fixture so a future rule can be witnessed.',
     description:
-      'drops frames to fit the budget but answers truncated:false with no dropped_estimate. Rule S7-truncated-honest: ' +
-      'ContextQueryResult.truncated is true iff more candidates existed than fit the budget (schema definition of the ' +
-      'required member; §7 budget honesty, §6.5.4 "a truncated answer signs what it returned"). Not B1: the frames it ' +
-      'does return fit.',
+      'drops frames to fit the budget but answers truncated:false with no dropped_estimate (misleading, but not a ' +
+      'violation of any SPEC anchor or rule: see `unbacked`)',
   },
   // ── query semantics (Q1, G1, G2, G4, S6.1, E1) ────────────────────────────────────────────────
   {
@@ -368,11 +373,12 @@ export const MISBEHAVIOURS = [
   },
   {
     mode: 'unknown-attestation-algorithm',
-    breaks: ['F8'],
+    breaks: [],
+    exercises: ['F8', 'F9'],
     description:
       'publishes a TEST-ONLY Ed448 attester key (algorithm "ed448") and signs roots and frames with genuine Ed448 signatures. ' +
       'A provider using an algorithm the verifier does not recognise is CONFORMANT: this mode exists to exercise the HOST side of F8 ' +
-      '(the verdict must be uncheckable, never attested, and no frame dropped — F9); F8 is listed because that is the rule it tests',
+      '(the verdict must be uncheckable, never attested, and no frame dropped — F9)',
   },
   {
     mode: 'bad-attester-key-length',

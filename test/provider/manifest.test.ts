@@ -36,11 +36,6 @@ const REFERENCE_MODES = [
   'ignore-anchors',
 ];
 
-/**
- * Ids a mode breaks that the rule catalogue (generated/rules.json) does not carry yet. Known gaps are data:
- * an id listed here that appears in the catalogue is stale and fails the test.
- */
-const PENDING_RULE_IDS = ['S7-truncated-honest'];
 
 function catalogueIds(): Set<string> {
   const root = findPackageRoot();
@@ -50,12 +45,16 @@ function catalogueIds(): Set<string> {
 }
 
 describe('misbehaviour manifest', () => {
-  it('has at least 40 unique modes, each with non-empty breaks and description', () => {
+  it('has at least 40 unique modes, each with non-empty breaks (or a stated fixture/unbacked reason) and description', () => {
     assert.ok(MISBEHAVIOURS.length >= 40, `${MISBEHAVIOURS.length} modes`);
     assert.equal(new Set(MISBEHAVIOUR_MODES).size, MISBEHAVIOURS.length, 'mode names are unique');
     for (const m of MISBEHAVIOURS) {
       assert.match(m.mode, /^[a-z0-9]+(-[a-z0-9]+)*$/, `${m.mode}: kebab-case`);
-      assert.ok(m.breaks.length > 0, `${m.mode}: breaks is empty`);
+      const entry = m as { exercises?: readonly string[]; unbacked?: string };
+      assert.ok(
+        m.breaks.length > 0 || (entry.exercises?.length ?? 0) > 0 || (entry.unbacked?.trim().length ?? 0) > 0,
+        `${m.mode}: breaks is empty and the entry names neither host ids it exercises nor why it is unbacked`,
+      );
       assert.equal(new Set(m.breaks).size, m.breaks.length, `${m.mode}: duplicate ids`);
       assert.ok(m.description.trim().length > 0, `${m.mode}: description is empty`);
     }
@@ -65,11 +64,11 @@ describe('misbehaviour manifest', () => {
     for (const mode of REFERENCE_MODES) assert.ok(isMisbehaviourMode(mode), `missing reference mode ${mode}`);
   });
 
-  it('names only anchors and catalogued rule ids (pending ones listed explicitly)', () => {
+  it('names only anchors and catalogued rule ids', () => {
     const known = catalogueIds();
-    for (const pending of PENDING_RULE_IDS) assert.ok(!known.has(pending), `${pending} is now catalogued: drop it from PENDING_RULE_IDS`);
     for (const m of MISBEHAVIOURS) {
-      for (const id of m.breaks) assert.ok(known.has(id) || PENDING_RULE_IDS.includes(id), `${m.mode}: unknown id ${id}`);
+      const exercises = (m as { exercises?: readonly string[] }).exercises ?? [];
+      for (const id of [...m.breaks, ...exercises]) assert.ok(known.has(id), `${m.mode}: unknown id ${id}`);
     }
   });
 
@@ -97,7 +96,11 @@ describe('every mode against the honest provider', async () => {
       const transcript = await runScript(m.mode);
       assert.notEqual(renderTranscript(transcript), honestText, `${m.mode} behaves exactly like the honest provider`);
       const seen = violations(transcript);
-      for (const id of m.breaks) {
+      // A fixture mode is still observed by the oracle: by the host ids it exercises, or (unbacked) by the
+      // oracle's own label for the behaviour.
+      const entry = m as { exercises?: readonly string[]; unbacked?: string };
+      const expected = m.breaks.length > 0 ? m.breaks : entry.exercises?.length ? entry.exercises.filter((id) => id === 'F8') : ['oracle:truncated-honest'];
+      for (const id of expected) {
         assert.ok(seen.has(id), `${m.mode} claims to break ${id}, but the oracle saw only: ${[...seen.keys()].join(', ') || 'nothing'}`);
       }
     });

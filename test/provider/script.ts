@@ -253,13 +253,13 @@ export function violations(t: Transcript): Map<string, string[]> {
     }
   }
 
-  // S7-truncated-honest: truncated iff eligible frames were left out; dropped_estimate counts them.
+  // oracle:truncated-honest (no SPEC id — see the silent-truncation entry's `unbacked`): truncated iff eligible frames were left out; dropped_estimate counts them.
   for (const name of ['sample', 'tight-tokens', 'tight-frames']) {
     const env = first(t, name);
     if (env?.type !== 'frames' || !isJsonObject(env.result) || !Array.isArray(env.result.frames)) continue;
     const left = ELIGIBLE - env.result.frames.length;
-    if (env.result.truncated !== left > 0) add('S7-truncated-honest', `${name}: truncated ${String(env.result.truncated)} with ${left} left out`);
-    if (left > 0 && env.result.dropped_estimate !== left) add('S7-truncated-honest', `${name}: dropped_estimate ${String(env.result.dropped_estimate)} ≠ ${left}`);
+    if (env.result.truncated !== left > 0) add('oracle:truncated-honest', `${name}: truncated ${String(env.result.truncated)} with ${left} left out`);
+    if (left > 0 && env.result.dropped_estimate !== left) add('oracle:truncated-honest', `${name}: dropped_estimate ${String(env.result.dropped_estimate)} ≠ ${left}`);
   }
 
   // U1: unknown members are ignored — the same frames as the sample.

@@ -255,6 +255,29 @@ describe('end to end with the fixture runner', () => {
 
   const runner = (sub: string): SuiteRunner => (o) => runSuite({ ...o, reportsDir: join(dir, sub) });
 
+  test('an entry that breaks nothing runs no scenario: fixture with its reason, or an error without one', async () => {
+    const calls: string[] = [];
+    const spy: SuiteRunner = (o) => {
+      calls.push(`${o.reportName}`);
+      return runner('fixture-entries')(o);
+    };
+    const manifest = [
+      { mode: 'fx-host-fixture', breaks: [], exercises: ['F8'], description: 'a conformant behaviour the host suite uses' },
+      { mode: 'fx-unbacked', breaks: [], unbacked: 'no SPEC rule names this', description: 'misleading but not a violation' },
+      { mode: 'fx-nothing', breaks: [], description: 'names no id and gives no reason' },
+    ];
+    const report = await runRedTeam({ manifest, runner: spy, concurrency: 1, toolVersion: '0' });
+    assert.deepEqual(report.modes.map((m) => [m.mode, m.verdict]), [
+      ['fx-host-fixture', 'fixture'],
+      ['fx-unbacked', 'fixture'],
+      ['fx-nothing', 'error'],
+    ]);
+    assert.match(report.modes[0]!.problem ?? '', /host-side F8/);
+    assert.match(report.modes[1]!.problem ?? '', /no normative id: no SPEC rule names this/);
+    assert.deepEqual(calls, ['smoke.honest'], 'only the smoke run ran');
+    assert.equal(report.ok, false, 'an entry with neither breaks nor a reason fails the red team');
+  });
+
   test('every fixture mode caught, honest smoke passes, runs use the manifest tags and names', async () => {
     const calls: string[] = [];
     const spy: SuiteRunner = (o) => {
@@ -277,7 +300,7 @@ describe('end to end with the fixture runner', () => {
       'provider fx-two-ids fx-two-ids @H1 or @B1',
       'provider smoke.honest - @H1 or @B1 or @S6.3-content-digest',
     ]);
-    assert.deepEqual(report.summary, { modes: 4, caught: 4, not_caught: 0, known_gaps: 0, errors: 0 });
+    assert.deepEqual(report.summary, { modes: 4, caught: 4, not_caught: 0, known_gaps: 0, fixtures: 0, errors: 0 });
   });
 
   let broken: RedTeamReport;
@@ -318,7 +341,7 @@ describe('end to end with the fixture runner', () => {
       toolVersion: '0',
     });
     assert.equal(report.ok, true, renderRedTeamTable(report));
-    assert.deepEqual(report.summary, { modes: 2, caught: 1, not_caught: 0, known_gaps: 1, errors: 0 });
+    assert.deepEqual(report.summary, { modes: 2, caught: 1, not_caught: 0, known_gaps: 1, fixtures: 0, errors: 0 });
   });
 
   test('red-team.json is deterministic', async () => {

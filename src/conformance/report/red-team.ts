@@ -48,6 +48,10 @@ export interface ManifestEntry {
   mode: string;
   breaks: readonly string[];
   description: string;
+  /** Host-side ids this (conformant) provider behaviour is a fixture for — not a provider defect. */
+  exercises?: readonly string[];
+  /** Why no normative id can be named for this behaviour (DESIGN: no basis, no finding). */
+  unbacked?: string;
 }
 
 // ── results ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -70,7 +74,11 @@ export interface IdVerdict {
   discredited: string[];
 }
 
-export type ModeVerdict = 'caught' | 'not-caught' | 'known-gap' | 'error';
+/**
+ * `fixture`: the entry breaks no provider-side id (it is a fixture for host-side ids, or its behaviour has
+ * no normative basis) — it is listed with its reason and runs no provider scenario.
+ */
+export type ModeVerdict = 'caught' | 'not-caught' | 'known-gap' | 'error' | 'fixture';
 
 export interface ModeResult {
   mode: string;
@@ -105,7 +113,7 @@ export interface RedTeamReport {
   smoke: SmokeResult;
   modes: ModeResult[];
   baseline: { entries: BaselineEntry[]; stale: string[] };
-  summary: { modes: number; caught: number; not_caught: number; known_gaps: number; errors: number };
+  summary: { modes: number; caught: number; not_caught: number; known_gaps: number; fixtures: number; errors: number };
   ok: boolean;
 }
 
@@ -295,6 +303,7 @@ export function summariseRedTeam(
     caught: count('caught'),
     not_caught: count('not-caught'),
     known_gaps: count('known-gap'),
+    fixtures: count('fixture'),
     errors: count('error'),
   };
   return {
@@ -334,9 +343,11 @@ export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamRep
   const side = options.side ?? 'provider';
   const index = new CatalogueIndex(options.catalogue ?? loadCatalogue());
   const log = options.log ?? (() => undefined);
-  const manifest = options.only
+  const selected = options.only
     ? options.manifest.filter((m) => options.only?.includes(m.mode))
     : [...options.manifest];
+  const manifest = selected.filter((m) => m.breaks.length > 0);
+  const fixtures = selected.filter((m) => m.breaks.length === 0);
   const smokeTags = tagExpression(manifest.flatMap((m) => m.breaks));
 
   type Job = { kind: 'smoke' } | { kind: 'mode'; entry: ManifestEntry };
@@ -399,6 +410,21 @@ export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamRep
     }
     return evaluateMode(entry, result, index, honest);
   });
+  for (const entry of fixtures) {
+    const problem =
+      entry.exercises && entry.exercises.length > 0
+        ? `fixture for host-side ${entry.exercises.join(', ')}: a conformant provider behaviour the host suite uses`
+        : `no normative id: ${entry.unbacked ?? 'the manifest entry names no id and gives no reason'}`;
+    modes.push({
+      mode: entry.mode,
+      breaks: [],
+      description: entry.description,
+      tags: '',
+      verdict: entry.exercises?.length || entry.unbacked ? 'fixture' : 'error',
+      ids: [],
+      problem,
+    });
+  }
   const { modes: withBaseline, stale } = applyBaseline(modes, options.baseline ?? []);
   return summariseRedTeam(side, smoke, withBaseline, options.baseline ?? [], stale, options.toolVersion ?? readToolVersion());
 }
@@ -409,14 +435,14 @@ export function serializeRedTeam(report: RedTeamReport): string {
 
 /** The table the CLI prints: mode → caught / NOT CAUGHT with the ids, then the smoke and the totals. */
 export function renderRedTeamTable(report: RedTeamReport): string {
-  const label = { caught: 'caught', 'not-caught': 'NOT CAUGHT', 'known-gap': 'known gap', error: 'ERROR' } as const;
+  const label = { caught: 'caught', 'not-caught': 'NOT CAUGHT', 'known-gap': 'known gap', error: 'ERROR', fixture: 'fixture' } as const;
   const width = Math.max(4, ...report.modes.map((m) => m.mode.length));
   const lines: string[] = [];
   lines.push(`${'mode'.padEnd(width)}  ${'verdict'.padEnd(10)}  ids`);
   lines.push(`${'-'.repeat(width)}  ${'-'.repeat(10)}  ${'-'.repeat(30)}`);
   for (const m of report.modes) {
     const ids = m.ids.length > 0 ? m.ids.map((i) => `${i.id}:${i.status}`).join(' ') : m.breaks.join(' ');
-    const mark = m.verdict === 'caught' ? '  ' : m.verdict === 'known-gap' ? '~ ' : '❌';
+    const mark = m.verdict === 'caught' ? '  ' : m.verdict === 'known-gap' || m.verdict === 'fixture' ? '~ ' : '❌';
     lines.push(`${m.mode.padEnd(width)}  ${label[m.verdict].padEnd(10)}  ${ids}${mark === '  ' ? '' : `  ${mark}`}`);
     if (m.problem) lines.push(`${' '.repeat(width)}  ${' '.repeat(10)}  ↳ ${m.problem}`);
   }
@@ -431,7 +457,7 @@ export function renderRedTeamTable(report: RedTeamReport): string {
   for (const s of report.baseline.stale) lines.push(`❌ stale baseline entry: ${s}`);
   const sum = report.summary;
   lines.push(
-    `${sum.modes} mode(s): ${sum.caught} caught, ${sum.not_caught} NOT CAUGHT, ${sum.known_gaps} known gap(s), ${sum.errors} error(s)` +
+    `${sum.modes} mode(s): ${sum.caught} caught, ${sum.not_caught} NOT CAUGHT, ${sum.known_gaps} known gap(s), ${sum.fixtures} fixture(s), ${sum.errors} error(s)` +
       ` — ${report.ok ? 'red team OK' : 'RED TEAM FAILED'}`,
   );
   lines.push('');
