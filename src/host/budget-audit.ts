@@ -45,6 +45,12 @@ export interface BudgetAudit {
 export interface AuditOptions {
   /** What to do with a B3 liar whose true total still fits max_tokens (default 'drop'). */
   onB3Mismatch?: 'drop' | 'report';
+  /**
+   * Where to record each frame's content byte length (frame i at `bytesOffset + i`), so a caller
+   * that needs them too (composition) does not measure every content twice.
+   */
+  bytesOut?: Int32Array;
+  bytesOffset?: number;
 }
 
 /** The B3 cost of a frame's inline content (absent content counts as ""). */
@@ -88,6 +94,7 @@ export function auditAnswer(
     const declared: unknown = frame.token_cost;
     const content = typeof frame.content === 'string' ? frame.content : '';
     const bytes = utf8ByteLength(content);
+    if (options.bytesOut !== undefined) options.bytesOut[(options.bytesOffset ?? 0) + i] = bytes;
     const cost = Math.ceil(bytes / BYTES_PER_BUDGET_TOKEN);
     trueTokens += cost;
     declaredTokens += typeof declared === 'number' ? declared : NaN;

@@ -371,3 +371,22 @@ test('preamble is constant and carries no fence token', () => {
 test('fixture provider descriptor has the shape the host uses', () => {
   assert.equal(fixtureProvider('n').name, 'n');
 });
+
+test('ScoreDescending: the linear radix path (large n) orders exactly like the comparison sort', () => {
+  const n = 5000;
+  let seed = 7;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const pool = [0, -0, 1, 0.5, 0.25, -Infinity, 1e-300, 0.999999, 3, -2];
+  const score = new Float64Array(n);
+  for (let i = 0; i < n; i++) score[i] = rnd() < 0.3 ? pool[Math.floor(rnd() * pool.length)]! : Math.round(rnd() * 1000) / 1000;
+  const columns = { n, score, rank: new Int32Array(n), providerOrdinal: new Int32Array(n) };
+  const radix = new ScoreDescending().orderColumns(columns);
+  const expected = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+    const d = (score[b]! + 0) - (score[a]! + 0);
+    return d > 0 ? 1 : d < 0 ? -1 : a - b;
+  });
+  assert.deepEqual(radix, expected);
+  // small n keeps the comparison sort; both agree on the strategy fixture
+  const c = composeForPrompt(strategyFixture(), { ...BIG, placement: 'rank-order' });
+  assert.deepEqual(selectionOrder(c), ['c1', 'a1', 'a2', 'a3', 'b1', 'b2']);
+});

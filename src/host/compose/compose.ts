@@ -8,21 +8,30 @@
  *     even if a caller passed its answer in by mistake. Pass every answer received, including
  *     rejected ones: their frames then appear in the audit too.
  *  2. Per-provider score thresholds (S6.6), if configured — never a cross-provider one (F10).
- *  3. Cross-provider dedup (D2; see dedup.ts for the proofs and the survivor rule).
+ *  3. Dedup (D2): frames sharing one FrameId are one frame (its best copy represents it, with the
+ *     union of the copies' provenance); then proven duplicates across frames — same digest AND
+ *     identical bytes, or overlapping file provenance across providers (dedup.ts has the proofs
+ *     and the survivor rule, which never compares scores).
  *  4. Rank the survivors with the RankingStrategy (default ScoreDescending, a declared policy).
  *  5. Pack: walk the strategy order; admit a frame iff its cost fits the remaining global budget
  *     (and its provider's remaining share under an `equal`/`quota` split); otherwise drop it
  *     `over-budget` / `over-provider-share` and CONTINUE (a later cheaper frame may still fit).
  *     Cost = max(ceil(utf8 bytes of its whole rendered block / 4), declared token_cost); the
  *     constant preamble is charged once, up front. So ceil(bytes(text)/4) ≤ usedTokens ≤ budget.
- *  6. F13: every kept frame of a signed result keeps an inclusion proof (carried, or derived with
+ *  6. Place (fold-to-edges by default) and render fenced blocks (render.ts) after the preamble.
+ *  7. F13: every kept frame of a signed result keeps an inclusion proof (carried, or derived with
  *     retainProofs from the COMPLETE signed result before anything is dropped).
- *  7. Place (fold-to-edges by default) and render fenced blocks (render.ts) after the preamble.
  *  8. Audit: one entry per offered frame — admitted (in render order) then dropped (canonical
  *     FrameId order): admitted + dropped = offered, always.
  *
  * Ties everywhere end in canonical FrameId order (UTF-8 bytes); exact duplicates of one FrameId
  * are further ordered by within-provider rank and content, so even they are deterministic.
+ *
+ * Engineering (bench/compose, 10k and 100k frames): the frames are held as columns (Table), not
+ * one object each; scratch arrays come from a reused Arena; per-frame passes run in received
+ * order (memory order) and the strategy walk touches only small typed arrays; hash lookups use a
+ * flat open-addressing index (string-index.ts); no per-frame regex is compiled; an admitted
+ * frame's output record is created once and shared by `frames` and `audit`.
  */
 import type { ContextFrame, ContextQueryResult, FrameId, InclusionProof } from '../../../generated/types/index.js';
 import { retainProofs } from '../../attest/sign.js';
@@ -32,8 +41,9 @@ import { SAFETY_FACTOR, utf8ByteLength } from '../../protocol/token-cost.js';
 import { compareUtf8 } from '../../protocol/utf8-order.js';
 import { auditAnswer, type BudgetDropReason } from '../budget-audit.js';
 import type { FrameEvidence, ProviderAnswer, ReceivedFrame } from '../types.js';
+import { acquireArena, releaseArena, type Arena } from './arena.js';
 import { checkSafetyFactor, equalSplit, modelToBudgetTokens } from './budget.js';
-import { dedup, DUPLICATE_PROOFS, PROOF_IDENTITY_CONFLICT } from './dedup.js';
+import { dedup, DUPLICATE_PROOFS, type DuplicateProof } from './dedup.js';
 import { escapeAttribute, FENCE_CLOSE, neutralise, PREAMBLE } from './render.js';
 import { rankColumns, ScoreDescending, type RankCandidate } from './strategy.js';
 import { hashString, StringIndex } from './string-index.js';
@@ -108,51 +118,75 @@ function resolveBudget(opts: ComposeOptions): { budgetTokens: number; safetyFact
  * garbage-collection cost dominated (bench/compose).
  */
 class Table {
-  readonly rf: ReceivedFrame[] = [];
-  readonly provider: string[] = [];
-  readonly frameIdText: string[] = [];
-  readonly digest: (string | undefined)[] = [];
+  // Columns are allocated at their final size up front (no growth garbage at 100k frames).
+  readonly rf: ReceivedFrame[];
+  readonly provider: string[];
+  readonly frameIdText: string[];
+  readonly digest: (string | undefined)[];
   /** Inline content as composed: '' for a reference frame (S6.4.1-unrehydratable-empty). */
-  readonly content: string[] = [];
-  readonly representation: string[] = [];
+  readonly content: string[];
+  readonly representation: string[];
+  readonly provenance: ContextFrame['provenance'][];
   readonly answer: Int32Array;
+  /** UTF-8 bytes of `content` (0 for a reference frame). */
+  readonly bytes: Int32Array;
   readonly score: Float64Array;
   readonly inputRank: Float64Array;
   readonly attested: Uint8Array;
   simple = true;
+  private count = 0;
+  private lastProvider: string | undefined;
 
-  constructor(capacity: number) {
-    this.answer = new Int32Array(capacity);
-    this.score = new Float64Array(capacity);
-    this.inputRank = new Float64Array(capacity);
-    this.attested = new Uint8Array(capacity);
+  /** `measured[i]` = UTF-8 bytes of frame i's content as received (from the budget audit). */
+  constructor(capacity: number, measured: Int32Array, arena: Arena) {
+    // reference columns from the arena: index them, never read their length
+    this.rf = arena.refs<ReceivedFrame>(capacity);
+    this.provider = arena.refs<string>(capacity);
+    this.frameIdText = arena.refs<string>(capacity);
+    this.digest = arena.refs<string | undefined>(capacity);
+    this.content = arena.refs<string>(capacity);
+    this.representation = arena.refs<string>(capacity);
+    this.provenance = arena.refs<ContextFrame['provenance']>(capacity);
+    this.bytes = measured;
+    this.answer = arena.int32(capacity);
+    this.score = arena.float64(capacity);
+    this.inputRank = arena.float64(capacity);
+    this.attested = arena.uint8(capacity);
   }
 
   add(answer: number, rf: ReceivedFrame): void {
-    const i = this.rf.length;
+    const i = this.count++;
     const frame = rf.frame;
     const fid = rf.frameId;
     const provider = fid.provider_id;
     const frameId = fid.frame_id;
     const digest = typeof fid.content_digest === 'string' ? fid.content_digest : undefined;
     const representation = typeof frame.representation === 'string' ? frame.representation : 'full';
-    this.rf.push(rf);
-    this.provider.push(provider);
-    this.frameIdText.push(frameId);
-    this.digest.push(digest);
-    this.representation.push(representation);
-    this.content.push(representation === 'reference' || typeof frame.content !== 'string' ? '' : frame.content);
+    const inline = representation !== 'reference' && typeof frame.content === 'string';
+    this.rf[i] = rf;
+    this.provider[i] = provider;
+    this.frameIdText[i] = frameId;
+    this.digest[i] = digest;
+    this.representation[i] = representation;
+    this.content[i] = inline ? frame.content! : '';
+    if (!inline) this.bytes[i] = 0;
+    this.provenance[i] = frame.provenance;
     this.answer[i] = answer;
     this.score[i] = typeof frame.score === 'number' && Number.isFinite(frame.score) ? frame.score : -Infinity;
     this.inputRank[i] = Number.isFinite(rf.rank) ? rf.rank : Number.MAX_SAFE_INTEGER;
     this.attested[i] = rf.evidence?.verdict === 'attested' ? 1 : 0;
-    if (this.simple && (NOT_SIMPLE.test(provider) || NOT_SIMPLE.test(frameId) || (digest !== undefined && NOT_SIMPLE.test(digest)))) {
-      this.simple = false;
+    if (this.simple) {
+      // a provider id repeats across its frames: test it once per run of equal ids
+      if (provider !== this.lastProvider) {
+        if (NOT_SIMPLE.test(provider)) this.simple = false;
+        this.lastProvider = provider;
+      }
+      if (NOT_SIMPLE.test(frameId) || (digest !== undefined && NOT_SIMPLE.test(digest))) this.simple = false;
     }
   }
 
   get size(): number {
-    return this.rf.length;
+    return this.count;
   }
 
   /** Canonical FrameId order (UTF-8 bytes); 0 for the same FrameId. */
@@ -182,6 +216,9 @@ class Table {
     );
   }
 }
+
+/** Item or candidate indices (typed arrays: no growth garbage at 100k frames). */
+type Indices = Int32Array;
 
 interface Drop {
   canon: number;
@@ -222,34 +259,49 @@ class HeaderCache {
 
 /** Compose the answers into one fenced prompt under a global budget. See the module comment. */
 export function composeForPrompt(answers: readonly ProviderAnswer[], opts: ComposeOptions): ComposedPrompt {
+  const arena = acquireArena();
+  try {
+    return compose(answers, opts, arena);
+  } finally {
+    releaseArena(arena);
+  }
+}
+
+function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena: Arena): ComposedPrompt {
   const { budgetTokens, safetyFactor, mapped } = resolveBudget(opts);
   const strategy = opts.strategy ?? new ScoreDescending();
   const split = opts.split ?? { kind: 'global' };
   const placement = opts.placement ?? 'fold-to-edges';
   const thresholds = opts.providerThresholds;
 
-  // 1. budget re-audit per answer
+  // 1. budget re-audit per answer (it also measures every content's UTF-8 length, kept for packing)
+  let offered = 0;
+  for (const answer of answers) offered += answer.frames.length;
+  const contentBytes = arena.int32(offered);
+  let offset = 0;
   const quarantine = answers.map((answer) => {
     const result: ContextQueryResult = { frames: answer.frames.map((rf) => rf.frame), truncated: answer.truncated };
-    const audit = auditAnswer(answer.provider, answer.query, result, opts.audit);
+    const audit = auditAnswer(answer.provider, answer.query, result, { ...opts.audit, bytesOut: contentBytes, bytesOffset: offset });
+    offset += answer.frames.length;
     if (audit.admitted) return undefined;
     const reasons = audit.reasons ?? [];
     return { rules: reasons.map((r) => r.rule), text: quarantineText(answer.provider.name, reasons) };
   });
 
   // offered frames
-  let offered = 0;
-  for (const answer of answers) offered += answer.frames.length;
-  const t = new Table(offered);
-  for (let a = 0; a < answers.length; a++) for (const rf of answers[a]!.frames) t.add(a, rf);
+  const t = new Table(offered, contentBytes, arena);
+  for (let a = 0; a < answers.length; a++) {
+    const frames = answers[a]!.frames;
+    for (let f = 0; f < frames.length; f++) t.add(a, frames[f]!);
+  }
   const total = t.size;
 
   // canonical order over everything offered; equal FrameIds share one identity (the first)
-  const byCanon: number[] = [];
-  for (let i = 0; i < total; i++) byCanon.push(i);
+  const byCanon = new Array<number>(total);
+  for (let i = 0; i < total; i++) byCanon[i] = i;
   byCanon.sort((a, b) => t.compareIds(a, b) || t.tie(a, b));
-  const canon = new Int32Array(total);
-  const identity = new Int32Array(total);
+  const canon = arena.int32(total);
+  const identity = arena.int32(total);
   for (let k = 0; k < total; k++) {
     const i = byCanon[k]!;
     canon[i] = k;
@@ -273,7 +325,8 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
   };
 
   // 1 + 2. quarantine and per-provider thresholds
-  const pool: number[] = [];
+  const poolAll = arena.int32(total);
+  let poolSize = 0;
   for (let k = 0; k < total; k++) {
     const i = byCanon[k]!;
     const q = quarantine[t.answer[i]!];
@@ -290,12 +343,19 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
       );
       continue;
     }
-    pool.push(i);
+    poolAll[poolSize++] = i;
   }
+  const pool = poolAll.subarray(0, poolSize);
 
-  // 3. dedup, visiting frames in survivor-priority order
-  const visit = survivorPriority(t, pool, canon);
-  const { survivor, proof, clashes } = dedup(visit, { identity, provider: t.provider, digest: t.digest, content: t.content, provenance: (i) => t.rf[i]!.frame.provenance }, total);
+  // 3. dedup. First identity: the frames carrying one FrameId are one frame (D2); the best of them
+  //    (survivor priority) represents the group, its provenance the union of theirs. Then the
+  //    representatives are deduplicated by digest + bytes and file provenance — only the contested
+  //    ones: a representative whose content_digest no other carries and that names no provenance can
+  //    neither be dropped as a duplicate nor cause a drop, so it skips the ordered walk.
+  const groups = identityGroups(t, pool, canon, arena);
+  const provenanceOf = (i: number) => groups.provenance.get(i) ?? t.provenance[i];
+  const visit = survivorPriority(t, contestedFrames(t, groups.reps, provenanceOf, arena), canon, arena);
+  const { survivor, proof, clashes } = dedup(visit, { identity, provider: t.provider, digest: t.digest, content: t.content, provenance: provenanceOf }, total);
   const warnings: string[] = [];
   for (const clash of clashes) {
     const [first, second] = canon[clash.a]! < canon[clash.b]! ? [clash.a, clash.b] : [clash.b, clash.a];
@@ -303,38 +363,53 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
       `S6.3-content-digest: ${describe(t.rf[first]!.frameId)} and ${describe(t.rf[second]!.frameId)} declare the same content_digest but carry different inline bytes — not treated as duplicates`,
     );
   }
+  const proofText = (how: DuplicateProof): string =>
+    how === 'identity'
+      ? 'same FrameId triple (D2)'
+      : how === 'content-digest'
+        ? 'same content_digest and identical inline bytes'
+        : 'overlapping file provenance (same uri, overlapping range)';
 
   // 4. rank: candidates (the survivors) in canonical order; providers are contiguous in it
-  const cand: number[] = [];
+  const candAll = arena.int32(pool.length);
+  let candSize = 0;
   const providers: string[] = [];
-  for (const i of pool) {
+  for (let p = 0; p < pool.length; p++) {
+    const i = pool[p]!;
+    const rep = groups.repOf[i]!;
+    if (rep !== i) {
+      // another frame with this FrameId represents it
+      const repId = t.rf[rep]!.frameId;
+      if (t.digest[i] === undefined && t.content[i] !== t.content[rep]) {
+        drop(
+          i,
+          { kind: 'identity-conflict', of: repId },
+          `identity conflict: another frame carries this FrameId without a content_digest but with different inline bytes — one FrameId names one frame, the other copy represents it`,
+        );
+      } else if (survivor[rep] === -1) {
+        drop(i, { kind: 'duplicate', of: repId, proof: 'identity' }, `duplicate of ${describe(repId)} (${proofText('identity')})`);
+      } else {
+        // the same frame as its representative, which duplicates a kept frame
+        const ofId = t.rf[survivor[rep]!]!.frameId;
+        const how = DUPLICATE_PROOFS[proof[rep]!]!;
+        drop(i, { kind: 'duplicate', of: ofId, proof: how }, `duplicate of ${describe(ofId)} (${proofText(how)}, via its copy with the same FrameId)`);
+      }
+      continue;
+    }
     const of = survivor[i]!;
     if (of === -1) {
-      cand.push(i);
+      candAll[candSize++] = i;
       continue;
     }
     const ofId = t.rf[of]!.frameId;
-    if (proof[i] === PROOF_IDENTITY_CONFLICT) {
-      drop(
-        i,
-        { kind: 'identity-conflict', of: ofId },
-        `identity conflict with ${describe(ofId)}: same FrameId without a content_digest but different inline bytes — one FrameId names one frame, the survivor is kept`,
-      );
-    } else {
-      const how = DUPLICATE_PROOFS[proof[i]!]!;
-      const text =
-        how === 'identity'
-          ? 'same FrameId triple (D2)'
-          : how === 'content-digest'
-            ? 'same content_digest and identical inline bytes'
-            : 'overlapping file provenance (same uri, overlapping range)';
-      drop(i, { kind: 'duplicate', of: ofId, proof: how }, `duplicate of ${describe(ofId)} (${text})`);
-    }
+    const how = DUPLICATE_PROOFS[proof[i]!]!;
+    drop(i, { kind: 'duplicate', of: ofId, proof: how }, `duplicate of ${describe(ofId)} (${proofText(how)})`);
   }
+  const cand = candAll.subarray(0, candSize);
   const n = cand.length;
-  const providerOrdinal = new Int32Array(n);
-  const rank = new Int32Array(n);
-  const score = new Float64Array(n);
+  const providerOrdinal = arena.int32(n);
+  const rank = arena.int32(n);
+  const score = arena.float64(n);
   for (let k = 0; k < n; k++) {
     const i = cand[k]!;
     if (providers.length === 0 || providers[providers.length - 1] !== t.provider[i]) providers.push(t.provider[i]!);
@@ -368,7 +443,7 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
   });
 
   // unique citation labels among the candidates (so a label names exactly one frame)
-  const cite = assignCitations(t, cand);
+  const cite = assignCitations(t, cand, arena);
 
   // 5. pack
   const frameBudget = Math.max(0, budgetTokens - PREAMBLE_TOKENS);
@@ -386,22 +461,32 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
   }
   const shareLeft = shares?.slice();
   const headers = new HeaderCache();
-  const cost = new Int32Array(n);
-  const selectionRank = new Int32Array(n);
-  // escaped id / cite per candidate, computed once by blockCost and reused by the renderer
-  const escId: string[] = [];
-  const escCite: string[] = [];
-  for (let k = 0; k < n; k++) {
-    escId.push(t.frameIdText[cand[k]!]!);
-    escCite.push(cite[k]!);
+  const cost = arena.int32(n);
+  const selectionRank = arena.int32(n);
+  // kOf[item] = its candidate index, -1 when it is not a candidate
+  const kOf = arena.int32(total, -1);
+  for (let k = 0; k < n; k++) kOf[cand[k]!] = k;
+
+  // 5a. every candidate's block cost, visiting frames in the order they were received (= memory
+  //     order): at 100k frames these passes are bound by memory latency (bench/compose), so the
+  //     per-frame work is done in passes over i, and the strategy-order walk touches only the
+  //     small typed arrays.
+  const scratch: Block = { cost: 0, kind: '', escId: '', escCite: '', middle: '', suffix: '' };
+  for (let i = 0; i < total; i++) {
+    const k = kOf[i]!;
+    if (k !== -1) cost[k] = blockOf(t, i, cite[k]!, headers, scratch).cost;
   }
+
+  // 5b. walk the strategy order
   let used = 0;
-  const admitted: number[] = []; // candidate indices, in strategy order
+  const admittedAll = arena.int32(n); // candidate indices, in strategy order
+  let admittedSize = 0;
+  const isAdmitted = arena.uint8(n);
   const refusedByShare: number[] = [];
   for (let s = 0; s < n; s++) {
     const k = order[s]!;
     selectionRank[k] = s;
-    const c = (cost[k] = blockCost(t, cand[k]!, k, escId, escCite, headers));
+    const c = cost[k]!;
     const remaining = frameBudget - used;
     if (c > remaining) {
       drop(cand[k]!, { kind: 'over-budget', tokens: c, remaining }, `over budget: its block costs ${c} budget tokens, ${remaining} of the global ${budgetTokens} remained`, s);
@@ -413,14 +498,16 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
     }
     used += c;
     if (shareLeft !== undefined) shareLeft[providerOrdinal[k]!]! -= c;
-    admitted.push(k);
+    admittedAll[admittedSize++] = k;
+    isAdmitted[k] = 1;
   }
   const redistribute = split.kind !== 'global' && split.redistribute === true;
   for (const k of refusedByShare) {
     const remaining = frameBudget - used;
     if (redistribute && cost[k]! <= remaining) {
       used += cost[k]!;
-      admitted.push(k);
+      admittedAll[admittedSize++] = k;
+      isAdmitted[k] = 1;
       continue;
     }
     const left = shareLeft![providerOrdinal[k]!]!;
@@ -432,58 +519,34 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
       selectionRank[k]!,
     );
   }
-  if (redistribute && refusedByShare.length > 0) admitted.sort((x, y) => selectionRank[x]! - selectionRank[y]!);
+  const admittedK = admittedAll.subarray(0, admittedSize);
+  if (redistribute && refusedByShare.length > 0) admittedK.sort((x, y) => selectionRank[x]! - selectionRank[y]!);
 
-  // 6. F13 proofs for kept frames of signed results
-  const f13 = retainSignedProofs(answers, t, admitted.map((k) => cand[k]!));
-
-  // 7. place + render
-  const m = admitted.length;
-  let placed: number[];
-  if (placement === 'rank-order') placed = admitted;
+  // 6. placement (fold to edges: ranked r0, r1, r2, … go to slots 0, m−1, 1, m−2, …)
+  const m = admittedK.length;
+  const positionOf = arena.int32(n, -1);
+  if (placement === 'rank-order') for (let r = 0; r < m; r++) positionOf[admittedK[r]!] = r;
   else {
-    // fold to edges: ranked r0, r1, r2, … go to slots 0, m−1, 1, m−2, …
-    const slotOf = new Int32Array(m);
     let left = 0;
     let right = m - 1;
-    for (let r = 0; r < m; r++) slotOf[r % 2 === 0 ? left++ : right--] = r;
-    placed = [];
-    for (let slot = 0; slot < m; slot++) placed.push(admitted[slotOf[slot]!]!);
+    for (let r = 0; r < m; r++) positionOf[admittedK[r]!] = r % 2 === 0 ? left++ : right--;
   }
-  const parts: string[] = [];
-  if (m > 0) parts.push(PREAMBLE);
-  const frames: ComposedFrame[] = [];
-  const audit: AuditEntry[] = [];
-  for (let position = 0; position < m; position++) {
-    const k = placed[position]!;
-    const i = cand[k]!;
+
+  // 7. render: build the admitted blocks and their output records in received order, each put
+  //    straight at its position
+  const parts: string[] = m === 0 ? [] : new Array<string>(m + 1).fill('');
+  if (m > 0) parts[0] = PREAMBLE;
+  const frames: ComposedFrame[] = new Array<ComposedFrame>(m);
+  const audit: AuditEntry[] = new Array<AuditEntry>(m);
+  for (let i = 0; i < total; i++) {
+    const k = kOf[i]!;
+    if (k === -1 || isAdmitted[k] === 0) continue;
+    const position = positionOf[k]!;
+    const block = blockOf(t, i, cite[k]!, headers, scratch);
     const rf = t.rf[i]!;
     const representation = t.representation[i]!;
-    const label = cite[k]!;
-    // the block: header line as fenceHeader() writes it, "\n", neutralised content, FENCE_CLOSE
-    const kind = String(rf.frame.kind);
-    parts.push(OPEN + escId[k] + headers.middle(t.provider[i]!, kind).text + escCite[k] + headers.suffix(representation).text + neutralise(t.content[i]!) + FENCE_CLOSE);
     const reference = representation === 'reference';
-    const record = f13.size === 0 ? undefined : f13.get(i);
-    let evidence: FrameEvidence | undefined = rf.evidence;
-    if (record?.proofValue !== undefined) {
-      evidence = { ...(evidence ?? { verdict: 'unattested' }), inclusionProof: record.proofValue };
-      if (record.record.resultRoot !== undefined) evidence.resultRoot = record.record.resultRoot;
-    }
-    const frame: ComposedFrame = {
-      frameId: rf.frameId,
-      provider: t.provider[i]!,
-      kind,
-      representation,
-      citation: label,
-      position,
-      selectionRank: selectionRank[k]!,
-      tokens: cost[k]!,
-      emptyContribution: reference,
-    };
-    if (evidence !== undefined) frame.evidence = evidence;
-    if (record !== undefined) frame.f13 = record.record;
-    frames.push(frame);
+    parts[position + 1] = OPEN + block.escId + block.middle + block.escCite + block.suffix + neutralise(t.content[i]!) + FENCE_CLOSE;
     const entry: AdmittedAuditEntry = {
       frame: rf.frameId,
       provider: t.provider[i]!,
@@ -491,21 +554,43 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
       declaredTokens: rf.frame.token_cost as unknown,
       detail: reference ? ADMITTED_REFERENCE : ADMITTED,
       disposition: 'admitted',
+      frameId: rf.frameId,
+      kind: block.kind,
+      representation,
+      citation: cite[k]!,
       position,
       selectionRank: selectionRank[k]!,
       tokens: cost[k]!,
-      citation: label,
+      emptyContribution: reference,
       verifiable: t.digest[i] !== undefined,
       attestation: rf.evidence?.verdict ?? 'unattested',
     };
-    if (record !== undefined) entry.f13 = record.record;
-    audit.push(entry);
+    if (rf.evidence !== undefined) entry.evidence = rf.evidence;
+    frames[position] = entry;
+    audit[position] = entry;
+  }
+
+  // 7'. F13 proofs for kept frames of signed results
+  const f13 = retainSignedProofs(answers, t, admittedK, cand);
+  if (f13.size > 0) {
+    for (let a = 0; a < admittedK.length; a++) {
+      const k = admittedK[a]!;
+      const record = f13.get(cand[k]!);
+      if (record === undefined) continue;
+      const frame = frames[positionOf[k]!]!;
+      if (record.proofValue !== undefined) {
+        const evidence: FrameEvidence = { ...(frame.evidence ?? { verdict: 'unattested' }), inclusionProof: record.proofValue };
+        if (record.record.resultRoot !== undefined) evidence.resultRoot = record.record.resultRoot;
+        frame.evidence = evidence;
+      }
+      frame.f13 = record.record;
+    }
   }
   const usedTokens = m === 0 ? 0 : PREAMBLE_TOKENS + used;
 
   // 8. audit: admitted in render order, then dropped in canonical order
   drops.sort((x, y) => x.canon - y.canon);
-  for (const d of drops) audit.push(d.entry);
+  for (let d = 0; d < drops.length; d++) audit.push(drops[d]!.entry);
   if (audit.length !== total) {
     throw new Error(`composition audit is not a total partition: ${audit.length} entries for ${total} offered frames`);
   }
@@ -544,27 +629,118 @@ export function composeForPrompt(answers: readonly ProviderAnswer[], opts: Compo
   return result;
 }
 
-/**
- * Budget tokens a candidate's block costs, computed without building it:
- * max(ceil(utf8 bytes of the whole block / 4), declared token_cost).
- */
-function blockCost(t: Table, i: number, k: number, escId: string[], escCite: string[], headers: HeaderCache): number {
-  // escId[k] / escCite[k] hold the raw values: replace them by their escaped form when needed
-  const id = escId[k]!;
-  let idBytes = id.length;
-  if (ESCAPE_OR_NON_ASCII.test(id)) idBytes = utf8Length((escId[k] = escapeAttribute(id)));
-  const label = escCite[k]!;
-  let citeBytes = label.length;
-  if (ESCAPE_OR_NON_ASCII.test(label)) citeBytes = utf8Length((escCite[k] = escapeAttribute(label)));
+/** What the packer needs of a candidate's block, computed without building it. */
+interface Block {
+  /** max(ceil(utf8 bytes of the whole block / 4), declared token_cost). */
+  cost: number;
+  kind: string;
+  escId: string;
+  escCite: string;
+  /** `" provider="P" kind="K" cite="` */
+  middle: string;
+  /** `">\n` or `" representation="R">\n` */
+  suffix: string;
+}
+
+/** Fill `out` (a reused scratch record: no allocation per frame) with candidate i's block. */
+function blockOf(t: Table, i: number, label: string, headers: HeaderCache, out: Block): Block {
   const frame = t.rf[i]!.frame;
+  const id = t.frameIdText[i]!;
+  let escId = id;
+  let idBytes = id.length;
+  if (ESCAPE_OR_NON_ASCII.test(id)) idBytes = utf8Length((escId = escapeAttribute(id)));
+  let escCite = label;
+  let citeBytes = label.length;
+  if (ESCAPE_OR_NON_ASCII.test(label)) citeBytes = utf8Length((escCite = escapeAttribute(label)));
+  const kind = String(frame.kind);
+  const middle = headers.middle(t.provider[i]!, kind);
+  const suffix = headers.suffix(t.representation[i]!);
   // header line + "\n" = OPEN id MIDDLE cite SUFFIX (the suffix ends with the newline)
-  const header = OPEN.length + idBytes + headers.middle(t.provider[i]!, String(frame.kind)).bytes + citeBytes + headers.suffix(t.representation[i]!).bytes;
+  const header = OPEN.length + idBytes + middle.bytes + citeBytes + suffix.bytes;
   const content = t.content[i]!;
   // bytes(neutralised content) = bytes(content) + one backslash per neutralised fence token
   const inserted = content.indexOf('<') === -1 ? 0 : neutralise(content).length - content.length;
-  const cost = Math.ceil((header + utf8ByteLength(content) + inserted + FENCE_CLOSE.length) / 4);
+  let cost = Math.ceil((header + t.bytes[i]! + inserted + FENCE_CLOSE.length) / 4);
   const declared = frame.token_cost;
-  return typeof declared === 'number' && Number.isFinite(declared) && declared > cost ? Math.ceil(declared) : cost;
+  if (typeof declared === 'number' && Number.isFinite(declared) && declared > cost) cost = Math.ceil(declared);
+  out.cost = cost;
+  out.kind = kind;
+  out.escId = escId;
+  out.escCite = escCite;
+  out.middle = middle.text;
+  out.suffix = suffix.text;
+  return out;
+}
+
+interface IdentityGroups {
+  /** Per item: the representative of its FrameId (itself when alone); only pool items are set. */
+  repOf: Int32Array;
+  /** The representatives, in canonical order. */
+  reps: Indices;
+  /** A multi-member group's representative → the union of its members' provenance (best member first). */
+  provenance: Map<number, ContextFrame['provenance']>;
+}
+
+/** Survivor priority: inline content first, attested first, lower within-provider rank, canonical. */
+function better(t: Table, canon: Int32Array, a: number, b: number): boolean {
+  const ta = (t.representation[a] === 'reference' ? 2 : 0) + (t.attested[a] ? 0 : 1);
+  const tb = (t.representation[b] === 'reference' ? 2 : 0) + (t.attested[b] ? 0 : 1);
+  if (ta !== tb) return ta < tb;
+  if (t.inputRank[a] !== t.inputRank[b]) return t.inputRank[a]! < t.inputRank[b]!;
+  return canon[a]! < canon[b]!;
+}
+
+/** Group the pool (canonical order: equal FrameIds are adjacent) by FrameId. */
+function identityGroups(t: Table, pool: Indices, canon: Int32Array, arena: Arena): IdentityGroups {
+  const repOf = arena.int32(t.size, -1);
+  const repsAll = arena.int32(pool.length);
+  let count = 0;
+  const provenance = new Map<number, ContextFrame['provenance']>();
+  for (let start = 0; start < pool.length; ) {
+    let end = start + 1;
+    while (end < pool.length && t.compareIds(pool[start]!, pool[end]!) === 0) end++;
+    let rep = pool[start]!;
+    for (let p = start + 1; p < end; p++) if (better(t, canon, pool[p]!, rep)) rep = pool[p]!;
+    for (let p = start; p < end; p++) repOf[pool[p]!] = rep;
+    repsAll[count++] = rep;
+    if (end - start > 1) {
+      const members = Array.from(pool.subarray(start, end)).sort((a, b) => (a === rep ? -1 : b === rep ? 1 : better(t, canon, a, b) ? -1 : 1));
+      const union = members.flatMap((m) => (Array.isArray(t.provenance[m]) ? t.provenance[m]! : []));
+      if (union.length > 0) provenance.set(rep, union);
+    }
+    start = end;
+  }
+  return { repOf, reps: repsAll.subarray(0, count), provenance };
+}
+
+/** The representatives that share their content_digest with another, or name provenance. */
+function contestedFrames(t: Table, reps: Indices, provenanceOf: (i: number) => ContextFrame['provenance'], arena: Arena): Indices {
+  const digestCount = arena.int32(t.size); // count per first item carrying the digest
+  const digestHead = arena.int32(t.size, -1);
+  const digests = new StringIndex(reps.length, (i) => t.digest[i]!);
+  for (let r = 0; r < reps.length; r++) {
+    const i = reps[r]!;
+    const d = t.digest[i];
+    if (d === undefined) continue;
+    const h = hashString(d);
+    const first = digests.find(d, h);
+    if (first === -1) {
+      digests.insert(h, i);
+      digestHead[i] = i;
+      digestCount[i] = 1;
+    } else {
+      digestHead[i] = first;
+      digestCount[first]!++;
+    }
+  }
+  const out = arena.int32(reps.length);
+  let count = 0;
+  for (let r = 0; r < reps.length; r++) {
+    const i = reps[r]!;
+    const provenance = provenanceOf(i);
+    if ((digestHead[i] !== -1 && digestCount[digestHead[i]!]! > 1) || (Array.isArray(provenance) && provenance.length > 0)) out[count++] = i;
+  }
+  return out.subarray(0, count);
 }
 
 /**
@@ -572,12 +748,12 @@ function blockCost(t: Table, i: number, k: number, escId: string[], escCite: str
  * attested first, lower within-provider rank, canonical order. `pool` is in canonical order, so a
  * stable counting sort over (content, attested, rank) equals the comparison sort, in O(n).
  */
-function survivorPriority(t: Table, pool: readonly number[], canon: Int32Array): number[] {
+function survivorPriority(t: Table, pool: Indices, canon: Int32Array, arena: Arena): Indices {
   const n = pool.length;
   let maxRank = 0;
   let small = true;
-  for (const i of pool) {
-    const r = t.inputRank[i]!;
+  for (let p = 0; p < n; p++) {
+    const r = t.inputRank[pool[p]!]!;
     if (!Number.isInteger(r) || r < 0 || r > 4 * n + 16) {
       small = false;
       break;
@@ -589,17 +765,15 @@ function survivorPriority(t: Table, pool: readonly number[], canon: Int32Array):
     return pool.slice().sort((a, b) => tier(a) - tier(b) || t.inputRank[a]! - t.inputRank[b]! || canon[a]! - canon[b]!);
   }
   const width = maxRank + 1;
-  const starts = new Int32Array(4 * width + 1);
-  for (const i of pool) starts[tier(i) * width + t.inputRank[i]! + 1]!++;
+  const starts = arena.int32(4 * width + 1);
+  for (let p = 0; p < n; p++) starts[tier(pool[p]!) * width + t.inputRank[pool[p]!]! + 1]!++;
   for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1]!;
-  const at = new Int32Array(n);
+  const at = arena.int32(n);
   for (let p = 0; p < n; p++) {
     const i = pool[p]!;
     at[starts[tier(i) * width + t.inputRank[i]!]!++] = i;
   }
-  const out: number[] = [];
-  for (let p = 0; p < n; p++) out.push(at[p]!);
-  return out;
+  return at;
 }
 
 /**
@@ -607,24 +781,25 @@ function survivorPriority(t: Table, pool: readonly number[], canon: Int32Array):
  * (citation_label, else title, else provider/frame id); colliding labels all become "label (n)",
  * n counting in canonical order and skipping any label already taken.
  */
-function assignCitations(t: Table, cand: readonly number[]): string[] {
+function assignCitations(t: Table, cand: Indices, arena: Arena): string[] {
   const n = cand.length;
-  const labels: string[] = [];
+  const labels = arena.refs<string>(n);
   // An index over every label taken: all natural labels (even of renamed frames, so they stay
   // reserved), then generated ones (positions ≥ n, kept in `extra`).
   const extra: string[] = [];
-  const index = new StringIndex(2 * n, (p) => (p < n ? labels[p]! : extra[p - n]!));
+  const index = new StringIndex(n, (p) => (p < n ? labels[p]! : extra[p - n]!));
   let colliding: Set<number> | undefined;
   for (let k = 0; k < n; k++) {
     const rf = t.rf[cand[k]!]!;
     const label = naturalLabel(rf.frame, rf.frameId);
-    labels.push(label);
+    labels[k] = label;
     const h = hashString(label);
     const first = index.find(label, h);
     if (first === -1) index.insert(h, k);
     else (colliding ??= new Set()).add(first).add(k);
   }
-  const out = labels.slice();
+  const out = arena.refs<string>(n);
+  for (let k = 0; k < n; k++) out[k] = labels[k]!;
   if (colliding === undefined) return out;
   const members = [...colliding].sort((a, b) => a - b);
   const next = new Map<string, number>();
@@ -647,10 +822,12 @@ interface ProofResult {
 }
 
 /** F13: proofs for every kept frame of a signed answer, derived from the complete signed set. */
-function retainSignedProofs(answers: readonly ProviderAnswer[], t: Table, admitted: readonly number[]): Map<number, ProofResult> {
+function retainSignedProofs(answers: readonly ProviderAnswer[], t: Table, admittedK: Indices, cand: Indices): Map<number, ProofResult> {
   const out = new Map<number, ProofResult>();
   const byAnswer = new Map<number, number[]>();
-  for (const c of admitted) {
+  if (!answers.some((answer) => answer.result.result_attestation !== undefined)) return out;
+  for (let x = 0; x < admittedK.length; x++) {
+    const c = cand[admittedK[x]!]!;
     const a = t.answer[c]!;
     if (answers[a]!.result.result_attestation === undefined) continue;
     const list = byAnswer.get(a);

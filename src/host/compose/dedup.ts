@@ -22,9 +22,13 @@
  * provider's own order), then canonical FrameId order (UTF-8 bytes). A frame that is a proven
  * duplicate of an already KEPT frame is dropped as `duplicate-of` that kept frame; otherwise it is
  * kept. The relation is checked against kept frames only (no transitive chains), so every drop
- * names a survivor it is directly proven to duplicate. Lookups are indexed (maps by identity and
- * digest (a fixed-size open-addressing table), a start-sorted interval list per uri), never
- * all-pairs.
+ * names a survivor it is directly proven to duplicate. Lookups are indexed (identity slots, an
+ * open-addressing digest index, a start-sorted interval list per uri), never all-pairs; one uri
+ * carrying very many kept ranges is scanned only within the window a new range can overlap.
+ *
+ * Composition first collapses each FrameId to one representative (its copies are one frame, with
+ * the union of their provenance) and passes only representatives here, so rule 1 only acts for
+ * other callers; see compose.ts.
  */
 import type { Provenance } from '../../../generated/types/index.js';
 import { hashString, StringIndex } from './string-index.js';
@@ -215,7 +219,7 @@ export function dedup(visit: ArrayLike<number>, cols: DedupColumns, itemCount: n
         if (list === undefined) index.exact.set(link.range.text, [kept]);
         else list.push(kept);
       } else {
-        const iv: Interval = { ...kept, start: link.range.start, end: link.range.end };
+        const iv: Interval = { item, pos: n, provider: kept.provider, range: link.range, digest: link.digest, start: link.range.start, end: link.range.end };
         const at = upperBound(index.intervals, iv.start);
         index.intervals.splice(at, 0, iv);
         index.maxLen = Math.max(index.maxLen, iv.end - iv.start);

@@ -32,7 +32,8 @@ export interface RankCandidate {
 /**
  * The candidates as columns (candidate k = the k-th in canonical FrameId order). Built-in strategies
  * rank over these without any per-frame object; `RankCandidate` objects are only materialised for a
- * strategy that has no `orderColumns`.
+ * strategy that has no `orderColumns`. The arrays are composition scratch memory: valid only during
+ * the call, never to be kept.
  */
 export interface RankColumns {
   readonly n: number;
@@ -59,9 +60,8 @@ export interface RankingStrategy {
 }
 
 function indices(n: number): number[] {
-  // push, not new Array(n): V8 makes `new Array(n)` a slow dictionary array for large n
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(i);
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = i;
   return out;
 }
 
@@ -92,11 +92,60 @@ export class ScoreDescending implements RankingStrategy {
     return this.orderColumns(columnsOf(candidates));
   }
   orderColumns({ n, score }: RankColumns): number[] {
+    if (n >= RADIX_THRESHOLD) return radixByScoreDescending(score, n);
     return indices(n).sort((a, b) => {
       const d = score[b]! - score[a]!;
       return d > 0 ? 1 : d < 0 ? -1 : a - b;
     });
   }
+}
+
+/** From this many candidates on, score-descending uses a linear radix sort (same order). */
+const RADIX_THRESHOLD = 2048;
+
+/**
+ * Indices 0..n-1 by score descending, ties by index ascending: a stable LSD radix sort over the
+ * scores' IEEE-754 bits mapped to an order-preserving unsigned key (negated for descending), in
+ * four 16-bit passes — linear, where a comparison sort is n log n (bench/compose). -0 counts as
+ * +0 and NaN never occurs (RankColumns scores are finite or -Infinity), as in the comparison sort.
+ */
+function radixByScoreDescending(score: Float64Array, n: number): number[] {
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const lo = new Uint32Array(n);
+  const hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    bits[0] = score[i]! + 0; // -0 → +0
+    let h = words[1]!;
+    let l = words[0]!;
+    // ascending key: flip all bits of negatives, only the sign bit of non-negatives …
+    if (h & 0x80000000) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else h = (h | 0x80000000) >>> 0;
+    // … then complement it, for descending order
+    hi[i] = ~h >>> 0;
+    lo[i] = ~l >>> 0;
+  }
+  let order = new Int32Array(n);
+  let next = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const count = new Int32Array(65537);
+  for (let pass = 0; pass < 4; pass++) {
+    const key = pass < 2 ? lo : hi;
+    const shift = pass % 2 === 0 ? 0 : 16;
+    count.fill(0);
+    for (let k = 0; k < n; k++) count[((key[order[k]!]! >>> shift) & 0xffff) + 1]!++;
+    for (let b = 1; b < 65537; b++) count[b]! += count[b - 1]!;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      next[count[(key[i]! >>> shift) & 0xffff]!++] = i;
+    }
+    [order, next] = [next, order];
+  }
+  const out = new Array<number>(n);
+  for (let k = 0; k < n; k++) out[k] = order[k]!;
+  return out;
 }
 
 /** Interleave providers by within-provider rank: every provider's best, then every second… */

@@ -73,18 +73,31 @@ interface AuditEntryBase {
   detail: string;
 }
 
+/**
+ * The record of an admitted frame. It is at once its audit entry and its ComposedFrame: one
+ * object per rendered frame, listed in `audit` (admitted first, in render order) and in `frames`.
+ */
 export interface AdmittedAuditEntry extends AuditEntryBase {
   disposition: 'admitted';
+  /** = `frame` (the FrameId), under the name ComposedFrame readers use. */
+  frameId: FrameId;
+  kind: string;
+  representation: 'full' | 'compact' | 'reference' | string;
+  /** Unique citation label, as placed (unescaped) in the cite attribute. */
+  citation: string;
   /** Position in the rendered prompt (0-based). */
   position: number;
   /** Position in the strategy's order among rankable frames (0-based). */
   selectionRank: number;
   /** Budget tokens charged: max(cost of the whole rendered block, declared token_cost). */
   tokens: number;
-  citation: string;
+  /** A reference frame: its contribution is empty (S6.4.1-unrehydratable-empty). */
+  emptyContribution: boolean;
   /** content_digest present ⇒ verifiable via verify (§9); absent ⇒ D3 applies. */
   verifiable: boolean;
   attestation: AttestationVerdict;
+  /** As received, plus the F13 inclusion proof / result root kept for a signed result. */
+  evidence?: FrameEvidence;
   f13?: F13Record;
 }
 
@@ -97,23 +110,8 @@ export interface DroppedAuditEntry extends AuditEntryBase {
 
 export type AuditEntry = AdmittedAuditEntry | DroppedAuditEntry;
 
-export interface ComposedFrame {
-  frameId: FrameId;
-  provider: string;
-  kind: string;
-  representation: 'full' | 'compact' | 'reference' | string;
-  /** Unique citation label, as placed (unescaped) in the cite attribute. */
-  citation: string;
-  position: number;
-  selectionRank: number;
-  /** Budget tokens charged (see AdmittedAuditEntry.tokens). */
-  tokens: number;
-  /** A reference frame: its contribution is empty (S6.4.1-unrehydratable-empty). */
-  emptyContribution: boolean;
-  /** As received, plus the F13 inclusion proof / result root kept for a signed result. */
-  evidence?: FrameEvidence;
-  f13?: F13Record;
-}
+/** A rendered frame, in render order: the same record as its admitted audit entry. */
+export type ComposedFrame = AdmittedAuditEntry;
 
 export interface ComposedBudget {
   /** The global budget in budget tokens. */
