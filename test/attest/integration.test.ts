@@ -108,7 +108,7 @@ describe('attestation end to end over stdio', { concurrency: true }, () => {
   });
 
   it('the table covers every attestation mode of the manifest', () => {
-    const attestationModes = MISBEHAVIOURS.filter((m) => m.breaks.some((id) => ['F6', 'F7', 'F8', 'F11', 'F12', 'F13'].includes(id)) || m.mode === 'bad-attester-key-length').map((m) => m.mode);
+    const attestationModes = MISBEHAVIOURS.filter((m) => [...m.breaks, ...((m as { exercises?: readonly string[] }).exercises ?? [])].some((id) => ['F6', 'F7', 'F8', 'F11', 'F12', 'F13'].includes(id)) || m.mode === 'bad-attester-key-length').map((m) => m.mode);
     assert.deepEqual(EXPECTED.map((e) => e.mode).sort(), [...attestationModes].sort());
   });
 
