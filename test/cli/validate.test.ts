@@ -131,3 +131,12 @@ test('unreadable input exits 2; a bad profile exits 2; --json writes only JSON',
   const r = cli(['validate', '--json', 'examples/session.ndjson']);
   assert.doesNotThrow(() => JSON.parse(r.stdout));
 });
+
+test('the installed bin runs (dist built by `prepare`, executable)', (t) => {
+  if (!existsSync('dist/src/cli/bin.js')) return t.skip('dist/ not built: run `npm run build` (npm ci builds it through `prepare`)');
+  const r = spawnSync('dist/src/cli/bin.js', ['validate', 'examples/session.ndjson'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.error, undefined, String(r.error));
+  assert.equal(r.status, 0, r.stderr);
+  const list = spawnSync('dist/src/cli/bin.js', ['provider', '--list-misbehaviours'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(list.status, 0, list.stderr);
+});

@@ -14,7 +14,13 @@ interface ProviderCliOptions {
 /** The manifest as text: one block per mode, its broken ids, then its description. */
 export function formatMisbehaviours(): string {
   const width = Math.max(...MISBEHAVIOURS.map((m) => m.mode.length));
-  return MISBEHAVIOURS.map((m) => `${m.mode.padEnd(width)}  breaks ${m.breaks.join(', ')}\n${' '.repeat(width + 2)}${m.description}`).join('\n') + '\n';
+  const claim = (m: (typeof MISBEHAVIOURS)[number]): string => {
+    const entry = m as { breaks: readonly string[]; exercises?: readonly string[]; unbacked?: string };
+    if (entry.breaks.length > 0) return `breaks ${entry.breaks.join(', ')}`;
+    if (entry.exercises?.length) return `breaks nothing provider-side; fixture for host ${entry.exercises.join(', ')}`;
+    return `breaks no SPEC id (unbacked: ${entry.unbacked ?? 'no reason given'})`;
+  };
+  return MISBEHAVIOURS.map((m) => `${m.mode.padEnd(width)}  ${claim(m)}\n${' '.repeat(width + 2)}${m.description}`).join('\n') + '\n';
 }
 
 export function registerProviderCommand(program: Command): void {
