@@ -46,10 +46,11 @@ export interface AuditOptions {
   /** What to do with a B3 liar whose true total still fits max_tokens (default 'drop'). */
   onB3Mismatch?: 'drop' | 'report';
   /**
-   * Where to record each frame's content byte length (frame i at `bytesOffset + i`), so a caller
-   * that needs them too (composition) does not measure every content twice.
+   * Each frame's content UTF-8 byte length, already measured by the caller (frame i at
+   * `bytesOffset + i`; absent content measured as ""), so a caller that needs them too
+   * (composition) reads every content once. The audit trusts them: pass exact figures.
    */
-  bytesOut?: Int32Array;
+  bytesIn?: Int32Array;
   bytesOffset?: number;
 }
 
@@ -92,9 +93,10 @@ export function auditAnswer(
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i]!;
     const declared: unknown = frame.token_cost;
-    const content = typeof frame.content === 'string' ? frame.content : '';
-    const bytes = utf8ByteLength(content);
-    if (options.bytesOut !== undefined) options.bytesOut[(options.bytesOffset ?? 0) + i] = bytes;
+    const bytes =
+      options.bytesIn !== undefined
+        ? options.bytesIn[(options.bytesOffset ?? 0) + i]!
+        : utf8ByteLength(typeof frame.content === 'string' ? frame.content : '');
     const cost = Math.ceil(bytes / BYTES_PER_BUDGET_TOKEN);
     trueTokens += cost;
     declaredTokens += typeof declared === 'number' ? declared : NaN;

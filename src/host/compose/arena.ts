@@ -20,6 +20,9 @@ export class Arena {
   /** Reusable JS arrays (for references); cleared on reset so they keep nothing alive. */
   private readonly arrays: unknown[][] = [];
   private readonly used: number[] = [];
+  /** Reusable byte buffer (the rendered prompt text); one per round. */
+  private text: Buffer | undefined;
+  private textInUse = false;
 
   constructor(bytes = 64 * 1024) {
     this.buffer = new ArrayBuffer(bytes);
@@ -67,8 +70,20 @@ export class Arena {
     return array as T[];
   }
 
+  /**
+   * A byte buffer of at least `n` bytes whose contents are unspecified (the caller writes every
+   * byte it reads). One per round from the arena; a second request in the same round is fresh.
+   */
+  bytes(n: number): Buffer {
+    if (this.textInUse) return Buffer.allocUnsafeSlow(n);
+    this.textInUse = true;
+    if (this.text === undefined || this.text.length < n) this.text = Buffer.allocUnsafeSlow(n);
+    return this.text;
+  }
+
   /** Forget every view; grow to what this round needed. */
   reset(): void {
+    this.textInUse = false;
     for (let k = 0; k < this.used.length; k++) this.arrays[k]!.fill(undefined, 0, this.used[k]);
     this.used.length = 0;
     if (this.needed > this.buffer.byteLength) this.buffer = new ArrayBuffer(this.needed);
@@ -78,7 +93,7 @@ export class Arena {
 
   /** Bytes held while idle (typed buffer + reference arrays). */
   get byteLength(): number {
-    return this.buffer.byteLength + this.arrays.reduce((sum, a) => sum + 8 * a.length, 0);
+    return this.buffer.byteLength + (this.text?.length ?? 0) + this.arrays.reduce((sum, a) => sum + 8 * a.length, 0);
   }
 }
 

@@ -58,7 +58,8 @@ import type {
   F13Record,
 } from './types.js';
 
-const PREAMBLE_TOKENS = Math.ceil(utf8ByteLength(PREAMBLE) / 4);
+const PREAMBLE_BYTES = utf8ByteLength(PREAMBLE);
+const PREAMBLE_TOKENS = Math.ceil(PREAMBLE_BYTES / 4);
 /** Admitted entries carry their position, selection rank and tokens as fields; the detail is fixed text. */
 const ADMITTED = 'admitted into the prompt (see position, selectionRank, tokens)';
 const ADMITTED_REFERENCE = `${ADMITTED}; reference frame: empty contribution, it cannot be rehydrated in 1.0 (S6.4.1)`;
@@ -67,13 +68,10 @@ const OPEN = '<frame id="';
 /** A string is "simple" when UTF-16 order equals UTF-8 byte order (no surrogates, nothing ≥ U+E000). */
 const NOT_SIMPLE = /[\ud800-\uffff]/;
 const NON_BLANK = /\S/;
-const NON_ASCII = /[^\u0000-\u007f]/;
 /** A character that needs attribute escaping, or any non-ASCII character. */
 const ESCAPE_OR_NON_ASCII = /[&"<>\r\n\u000b\u000c]|[^\u0000-\u007f]/;
 
-function utf8Length(text: string): number {
-  return NON_ASCII.test(text) ? utf8ByteLength(text) : text.length;
-}
+const utf8Length = utf8ByteLength;
 
 function describe(fid: FrameId): string {
   return frameIdKey(fid);
@@ -127,9 +125,19 @@ class Table {
   readonly content: string[];
   readonly representation: string[];
   readonly provenance: ContextFrame['provenance'][];
+  /** The kind as rendered (String(kind): U2 keeps an unknown kind verbatim). */
+  readonly kind: string[];
+  /** The natural citation label (citation_label, else title, else provider/frame id). */
+  readonly label: string[];
+  /** Declared token_cost when it is a finite number, else NaN. */
+  readonly declared: Float64Array;
   readonly answer: Int32Array;
+  /** UTF-8 bytes of the content as received (absent: 0) — what the budget audit (B3) measures. */
+  readonly receivedBytes: Int32Array;
   /** UTF-8 bytes of `content` (0 for a reference frame). */
   readonly bytes: Int32Array;
+  /** 1 when `content` holds a '<' (only then can it need fence neutralisation). */
+  readonly angle: Uint8Array;
   readonly score: Float64Array;
   readonly inputRank: Float64Array;
   readonly attested: Uint8Array;
@@ -137,8 +145,7 @@ class Table {
   private count = 0;
   private lastProvider: string | undefined;
 
-  /** `measured[i]` = UTF-8 bytes of frame i's content as received (from the budget audit). */
-  constructor(capacity: number, measured: Int32Array, arena: Arena) {
+  constructor(capacity: number, arena: Arena) {
     // reference columns from the arena: index them, never read their length
     this.rf = arena.refs<ReceivedFrame>(capacity);
     this.provider = arena.refs<string>(capacity);
@@ -147,16 +154,29 @@ class Table {
     this.content = arena.refs<string>(capacity);
     this.representation = arena.refs<string>(capacity);
     this.provenance = arena.refs<ContextFrame['provenance']>(capacity);
-    this.bytes = measured;
+    this.kind = arena.refs<string>(capacity);
+    this.label = arena.refs<string>(capacity);
+    this.declared = arena.float64(capacity);
+    this.receivedBytes = arena.int32(capacity);
+    this.bytes = arena.int32(capacity);
+    this.angle = arena.uint8(capacity);
     this.answer = arena.int32(capacity);
     this.score = arena.float64(capacity);
     this.inputRank = arena.float64(capacity);
     this.attested = arena.uint8(capacity);
   }
 
+  /**
+   * Frame i's columns. Every content is read here and only here (bench/compose: at 100k frames
+   * each pass over the frame objects is bound by memory latency): its UTF-8 length and whether it
+   * holds a '<', measured together while its bytes are in cache.
+   */
   add(answer: number, rf: ReceivedFrame): void {
     const i = this.count++;
     const frame = rf.frame;
+    const received = frame.content;
+    const receivedBytes = typeof received === 'string' ? utf8ByteLength(received) : 0;
+    this.receivedBytes[i] = receivedBytes;
     const fid = rf.frameId;
     const provider = fid.provider_id;
     const frameId = fid.frame_id;
@@ -169,7 +189,12 @@ class Table {
     this.digest[i] = digest;
     this.representation[i] = representation;
     this.content[i] = inline ? frame.content! : '';
-    if (!inline) this.bytes[i] = 0;
+    this.bytes[i] = inline ? receivedBytes : 0;
+    this.angle[i] = inline && frame.content!.indexOf('<') !== -1 ? 1 : 0;
+    this.kind[i] = String(frame.kind);
+    this.label[i] = naturalLabel(frame, fid);
+    const declared = frame.token_cost;
+    this.declared[i] = typeof declared === 'number' && Number.isFinite(declared) ? declared : NaN;
     this.provenance[i] = frame.provenance;
     this.answer[i] = answer;
     this.score[i] = typeof frame.score === 'number' && Number.isFinite(frame.score) ? frame.score : -Infinity;
@@ -214,6 +239,76 @@ class Table {
       compareUtf8(this.content[a]!, this.content[b]!) ||
       compareUtf8(JSON.stringify(this.rf[a]!.frame), JSON.stringify(this.rf[b]!.frame))
     );
+  }
+}
+
+/** Where rendered blocks go: the text is the preamble, then every block in position order. */
+interface TextSink {
+  block(position: number, block: Block, content: string): void;
+  text(): string;
+}
+
+/** Any prompt: one string per block, joined at the end. */
+class JoinSink implements TextSink {
+  private readonly parts: string[];
+  constructor(m: number) {
+    this.parts = new Array<string>(m + 1).fill('');
+    this.parts[0] = PREAMBLE;
+  }
+  block(position: number, b: Block, content: string): void {
+    this.parts[position + 1] = OPEN + b.escId + b.middle + b.escCite + b.suffix + content + FENCE_CLOSE;
+  }
+  text(): string {
+    return this.parts.join('');
+  }
+}
+
+/**
+ * An all-ASCII prompt: every block written straight into the arena's byte buffer at its offset
+ * (prefix sums, in position order, of the exact block sizes measured for packing), decoded once.
+ * For ASCII, latin1 encoding is the identity on code units, so the text equals the joined strings
+ * exactly. Blocks are written in whatever order they come (composition: received order, the
+ * frames' memory order — measured faster at 100k frames than position order, bench/compose).
+ */
+class ByteSink implements TextSink {
+  private readonly buf: Buffer;
+  /** offsetAt[p] = where the block at position p starts. */
+  private readonly offsetAt: Float64Array;
+  private written = 0;
+  constructor(
+    arena: Arena,
+    sizeAt: Float64Array,
+    private readonly bytes: number,
+  ) {
+    this.buf = arena.bytes(bytes);
+    this.offsetAt = sizeAt;
+    let at = this.buf.write(PREAMBLE, 0, 'latin1');
+    for (let p = 0; p < sizeAt.length; p++) {
+      const size = sizeAt[p]!;
+      this.offsetAt[p] = at;
+      at += size;
+    }
+    this.written = at - bytes; // the preamble, counted in `bytes` together with the blocks
+    if (at !== bytes) throw new Error(`composition render: block sizes sum to ${at} bytes, expected ${bytes}`);
+  }
+  block(position: number, b: Block, content: string): void {
+    const buf = this.buf;
+    let at = this.offsetAt[position]!;
+    const end = at + b.bytes;
+    at += buf.write(OPEN, at, 'latin1');
+    at += buf.write(b.escId, at, 'latin1');
+    at += buf.write(b.middle, at, 'latin1');
+    at += buf.write(b.escCite, at, 'latin1');
+    at += buf.write(b.suffix, at, 'latin1');
+    at += buf.write(content, at, 'latin1');
+    at += buf.write(FENCE_CLOSE, at, 'latin1');
+    // a block whose size disagreed with its measurement would corrupt its neighbour
+    if (at !== end) throw new Error(`composition render: the block at position ${position} wrote ${at - end + b.bytes} bytes, measured ${b.bytes}`);
+    this.written += b.bytes;
+  }
+  text(): string {
+    if (this.written !== this.bytes - PREAMBLE_BYTES) throw new Error(`composition render: blocks wrote ${this.written} bytes, measured ${this.bytes - PREAMBLE_BYTES}`);
+    return this.buf.toString('latin1', 0, this.bytes);
   }
 }
 
@@ -274,27 +369,27 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
   const placement = opts.placement ?? 'fold-to-edges';
   const thresholds = opts.providerThresholds;
 
-  // 1. budget re-audit per answer (it also measures every content's UTF-8 length, kept for packing)
+  // offered frames, as columns (the one pass that reads every content)
   let offered = 0;
   for (const answer of answers) offered += answer.frames.length;
-  const contentBytes = arena.int32(offered);
+  const t = new Table(offered, arena);
+  for (let a = 0; a < answers.length; a++) {
+    const frames = answers[a]!.frames;
+    for (let f = 0; f < frames.length; f++) t.add(a, frames[f]!);
+  }
+  const total = t.size;
+
+  // 1. budget re-audit per answer (B3 over the content lengths just measured)
   let offset = 0;
   const quarantine = answers.map((answer) => {
     const result: ContextQueryResult = { frames: answer.frames.map((rf) => rf.frame), truncated: answer.truncated };
-    const audit = auditAnswer(answer.provider, answer.query, result, { ...opts.audit, bytesOut: contentBytes, bytesOffset: offset });
+    const audit = auditAnswer(answer.provider, answer.query, result, { ...opts.audit, bytesIn: t.receivedBytes, bytesOffset: offset });
     offset += answer.frames.length;
     if (audit.admitted) return undefined;
     const reasons = audit.reasons ?? [];
     return { rules: reasons.map((r) => r.rule), text: quarantineText(answer.provider.name, reasons) };
   });
 
-  // offered frames
-  const t = new Table(offered, contentBytes, arena);
-  for (let a = 0; a < answers.length; a++) {
-    const frames = answers[a]!.frames;
-    for (let f = 0; f < frames.length; f++) t.add(a, frames[f]!);
-  }
-  const total = t.size;
 
   // canonical order over everything offered; equal FrameIds share one identity (the first)
   const byCanon = new Array<number>(total);
@@ -471,10 +566,23 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
   //     order): at 100k frames these passes are bound by memory latency (bench/compose), so the
   //     per-frame work is done in passes over i, and the strategy-order walk touches only the
   //     small typed arrays.
-  const scratch: Block = { cost: 0, kind: '', escId: '', escCite: '', middle: '', suffix: '' };
+  //     The block's exact UTF-8 size, whether it is all ASCII and how many backslashes
+  //     neutralisation inserts are kept, so rendering (7) neither rescans content nor re-measures.
+  const scratch: Block = { cost: 0, bytes: 0, ascii: true, kind: '', escId: '', escCite: '', middle: '', suffix: '' };
+  const blockBytes = arena.int32(n);
+  const blockAscii = arena.uint8(n);
+  const inserted = arena.int32(n);
   for (let i = 0; i < total; i++) {
     const k = kOf[i]!;
-    if (k !== -1) cost[k] = blockOf(t, i, cite[k]!, headers, scratch).cost;
+    if (k === -1) continue;
+    const content = t.content[i]!;
+    // bytes(neutralised content) = bytes(content) + one backslash per neutralised fence token
+    const extra = t.angle[i] === 0 ? 0 : neutralise(content).length - content.length;
+    inserted[k] = extra;
+    const block = blockOf(t, i, cite[k]!, extra, headers, scratch);
+    cost[k] = block.cost;
+    blockBytes[k] = block.bytes;
+    blockAscii[k] = block.ascii ? 1 : 0;
   }
 
   // 5b. walk the strategy order
@@ -532,21 +640,34 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
     for (let r = 0; r < m; r++) positionOf[admittedK[r]!] = r % 2 === 0 ? left++ : right--;
   }
 
-  // 7. render: build the admitted blocks and their output records in received order, each put
-  //    straight at its position
-  const parts: string[] = m === 0 ? [] : new Array<string>(m + 1).fill('');
-  if (m > 0) parts[0] = PREAMBLE;
+  // 7. render: the output records and the text's blocks, built in received order (= memory order:
+  //    at 100k frames passes over the frame objects are bound by memory latency, bench/compose),
+  //    each put straight at its position. The text is the preamble, then the blocks in position
+  //    order. An all-ASCII prompt (the common case) is written into the arena's reusable byte
+  //    buffer at precomputed offsets and decoded once: no string per block, and the only fresh
+  //    memory is the result itself; any other prompt is joined from strings. Both give the same
+  //    text (compose-render-paths.test.ts).
+  let ascii = true;
+  let textBytes = PREAMBLE_BYTES;
+  const sizeAt = arena.float64(m);
+  for (let a = 0; a < m; a++) {
+    const k = admittedK[a]!;
+    sizeAt[positionOf[k]!] = blockBytes[k]!;
+    textBytes += blockBytes[k]!;
+    if (blockAscii[k] === 0) ascii = false;
+  }
+  const sink: TextSink | undefined = m === 0 ? undefined : ascii ? new ByteSink(arena, sizeAt, textBytes) : new JoinSink(m);
   const frames: ComposedFrame[] = new Array<ComposedFrame>(m);
   const audit: AuditEntry[] = new Array<AuditEntry>(m);
   for (let i = 0; i < total; i++) {
     const k = kOf[i]!;
     if (k === -1 || isAdmitted[k] === 0) continue;
     const position = positionOf[k]!;
-    const block = blockOf(t, i, cite[k]!, headers, scratch);
+    const content = t.content[i]!;
+    sink!.block(position, blockOf(t, i, cite[k]!, inserted[k]!, headers, scratch), inserted[k] === 0 ? content : neutralise(content));
     const rf = t.rf[i]!;
     const representation = t.representation[i]!;
     const reference = representation === 'reference';
-    parts[position + 1] = OPEN + block.escId + block.middle + block.escCite + block.suffix + neutralise(t.content[i]!) + FENCE_CLOSE;
     const entry: AdmittedAuditEntry = {
       frame: rf.frameId,
       provider: t.provider[i]!,
@@ -555,7 +676,7 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
       detail: reference ? ADMITTED_REFERENCE : ADMITTED,
       disposition: 'admitted',
       frameId: rf.frameId,
-      kind: block.kind,
+      kind: t.kind[i]!,
       representation,
       citation: cite[k]!,
       position,
@@ -569,6 +690,7 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
     frames[position] = entry;
     audit[position] = entry;
   }
+  const text = sink === undefined ? '' : sink.text();
 
   // 7'. F13 proofs for kept frames of signed results
   const f13 = retainSignedProofs(answers, t, admittedK, cand);
@@ -609,7 +731,7 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
 
   warnings.sort(compareUtf8);
   const result: ComposedPrompt = {
-    text: parts.join(''),
+    text,
     frames,
     audit,
     budget: {
@@ -633,6 +755,10 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
 interface Block {
   /** max(ceil(utf8 bytes of the whole block / 4), declared token_cost). */
   cost: number;
+  /** Exact UTF-8 bytes of the rendered block (header line, neutralised content, closing fence). */
+  bytes: number;
+  /** Every character of the block is ASCII (so its UTF-16 length equals its byte count). */
+  ascii: boolean;
   kind: string;
   escId: string;
   escCite: string;
@@ -642,9 +768,11 @@ interface Block {
   suffix: string;
 }
 
-/** Fill `out` (a reused scratch record: no allocation per frame) with candidate i's block. */
-function blockOf(t: Table, i: number, label: string, headers: HeaderCache, out: Block): Block {
-  const frame = t.rf[i]!.frame;
+/**
+ * Fill `out` (a reused scratch record: no allocation per frame) with candidate i's block;
+ * `inserted` = backslashes neutralisation adds to its content.
+ */
+function blockOf(t: Table, i: number, label: string, inserted: number, headers: HeaderCache, out: Block): Block {
   const id = t.frameIdText[i]!;
   let escId = id;
   let idBytes = id.length;
@@ -652,18 +780,25 @@ function blockOf(t: Table, i: number, label: string, headers: HeaderCache, out: 
   let escCite = label;
   let citeBytes = label.length;
   if (ESCAPE_OR_NON_ASCII.test(label)) citeBytes = utf8Length((escCite = escapeAttribute(label)));
-  const kind = String(frame.kind);
+  const kind = t.kind[i]!;
   const middle = headers.middle(t.provider[i]!, kind);
   const suffix = headers.suffix(t.representation[i]!);
   // header line + "\n" = OPEN id MIDDLE cite SUFFIX (the suffix ends with the newline)
   const header = OPEN.length + idBytes + middle.bytes + citeBytes + suffix.bytes;
-  const content = t.content[i]!;
-  // bytes(neutralised content) = bytes(content) + one backslash per neutralised fence token
-  const inserted = content.indexOf('<') === -1 ? 0 : neutralise(content).length - content.length;
-  let cost = Math.ceil((header + t.bytes[i]! + inserted + FENCE_CLOSE.length) / 4);
-  const declared = frame.token_cost;
-  if (typeof declared === 'number' && Number.isFinite(declared) && declared > cost) cost = Math.ceil(declared);
+  const contentBytes = t.bytes[i]!;
+  const bytes = header + contentBytes + inserted + FENCE_CLOSE.length;
+  let cost = Math.ceil(bytes / 4);
+  const declared = t.declared[i]!;
+  if (declared > cost) cost = Math.ceil(declared); // NaN (no usable declaration) compares false
   out.cost = cost;
+  out.bytes = bytes;
+  // ASCII iff every piece's byte count equals its length (the fence constants are ASCII)
+  out.ascii =
+    idBytes === escId.length &&
+    citeBytes === escCite.length &&
+    middle.bytes === middle.text.length &&
+    suffix.bytes === suffix.text.length &&
+    contentBytes === t.content[i]!.length;
   out.kind = kind;
   out.escId = escId;
   out.escCite = escCite;
@@ -790,8 +925,7 @@ function assignCitations(t: Table, cand: Indices, arena: Arena): string[] {
   const index = new StringIndex(n, (p) => (p < n ? labels[p]! : extra[p - n]!));
   let colliding: Set<number> | undefined;
   for (let k = 0; k < n; k++) {
-    const rf = t.rf[cand[k]!]!;
-    const label = naturalLabel(rf.frame, rf.frameId);
+    const label = t.label[cand[k]!]!;
     labels[k] = label;
     const h = hashString(label);
     const first = index.find(label, h);
