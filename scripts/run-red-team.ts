@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
         mode: { type: 'string', multiple: true },
         baseline: { type: 'string' },
         out: { type: 'string', default: 'reports' },
-        manifest: { type: 'string', default: 'src/provider/misbehaviours.ts' },
+        manifest: { type: 'string' },
         runner: { type: 'string', default: 'src/conformance/run-suite.ts' },
         side: { type: 'string', default: 'provider' },
         'run-timeout': { type: 'string', default: '300' },
@@ -75,6 +75,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const side = values.side;
+  // default manifest: the provider's modes, or the bundled host's variants for --side host
+  values.manifest ??= side === 'host' ? 'src/host/misbehaviours.ts' : 'src/provider/misbehaviours.ts';
   if (side !== 'provider' && side !== 'host') {
     process.stderr.write(`--side must be provider or host\n`);
     return 2;
@@ -139,9 +141,10 @@ async function main(argv: string[]): Promise<number> {
     log: (line) => process.stderr.write(`${line}\n`),
   });
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'red-team.json'), serializeRedTeam(report));
+  const reportFile = side === 'host' ? 'red-team.host.json' : 'red-team.json';
+  writeFileSync(join(outDir, reportFile), serializeRedTeam(report));
   process.stdout.write(renderRedTeamTable(report));
-  process.stderr.write(`red-team: wrote ${join(outDir, 'red-team.json')}\n`);
+  process.stderr.write(`red-team: wrote ${join(outDir, reportFile)}\n`);
   return report.ok ? 0 : 1;
 }
 

@@ -11,6 +11,7 @@ import {
   type ScenarioProbe,
 } from '../src/conformance/suite/index.js';
 import type { Finding } from '../src/protocol/findings.js';
+import type { HostScenario } from '../src/conformance/host/scenario.js';
 
 // Cucumber's own step timeout is off: every wire read inside a step is already bounded by the suite timeouts
 // (decision 12, configurable per run), so the only limit left is a harness backstop scaled to those timeouts
@@ -37,9 +38,24 @@ export async function withBackstop<T>(work: Promise<T>, ms: number, what: string
 
 export class ProviderWorld extends World {
   probe: ScenarioProbe | undefined;
+  /** A host-facing scenario's state (set by the @host Before hook). */
+  hostScenario: HostScenario | undefined;
 
   constructor(options: IWorldOptions) {
     super(options);
+  }
+
+  /** The host scenario (created by the @host Before hook). */
+  get h(): HostScenario {
+    if (!this.hostScenario) throw new HarnessError('no HostScenario: the @host Before hook did not run for this scenario');
+    return this.hostScenario;
+  }
+
+  /** Attach every finding; fail the step with the first error's message (it starts with its id). */
+  judge(findings: readonly Finding[]): void {
+    for (const f of findings) this.attachFinding(f);
+    const first = findings.find((f) => f.severity === 'error');
+    if (first) throw new ConformanceFailure(findings.filter((f) => f.severity === 'error').map((f) => f.message).join('\n'));
   }
 
   /** The scenario's probe (created by the Before hook). */

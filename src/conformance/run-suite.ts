@@ -23,11 +23,15 @@ import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from './suit
 import { describeError, isTargetError } from './suite/errors.js';
 import { ackOf, neverAnswered, performHandshake } from './suite/handshake.js';
 import { closeRuntime, installRuntime, SuiteRuntime } from './suite/runtime.js';
+import { hostParametersFromEnv, type HostRunParameters } from './host/runtime.js';
 import { openSession } from './suite/session.js';
 import { summarize, type CucumberMessage, type SuiteSummary } from './suite/summary.js';
 
 export interface RunSuiteOptions {
-  side: 'provider';
+  /** provider: features/provider against a provider target; host: features/host against a host. */
+  side: 'provider' | 'host';
+  /** Host runs: the host adapter module (default CGP_HOST, else the bundled host). */
+  hostModule?: string;
   /** The target; default: CGP_PROVIDER / CGP_PROVIDER_URL, else the bundled reference provider. */
   target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string };
   /** Cucumber tag expression, ANDed with @provider. */
@@ -85,8 +89,8 @@ const EMPTY_SUMMARY: SuiteSummary = {
 };
 
 export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
-  if (opts.side !== 'provider') throw new Error(`runSuite: side ${JSON.stringify(opts.side)} is not implemented here`);
   if (!/^[A-Za-z0-9._-]+$/.test(opts.reportName)) throw new Error(`runSuite: reportName ${JSON.stringify(opts.reportName)} must be a plain file name`);
+  if (opts.side === 'host') return runHostSuite(opts);
   const root = findPackageRoot();
   const config = resolveSuiteConfig({
     ...(opts.target ? { target: opts.target } : {}),
@@ -166,6 +170,58 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   return { success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary };
 }
 
+/**
+ * The host-facing suite: features/host against the host under test (no preflight: every scenario builds
+ * a fresh host and its own scripted providers).
+ */
+async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
+  const root = findPackageRoot();
+  const config = resolveSuiteConfig({ ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
+  const reportsDir = opts.reportsDir ?? join(root, 'reports');
+  mkdirSync(reportsDir, { recursive: true });
+  const messagesPath = join(reportsDir, `${opts.reportName}.messages.ndjson`);
+  const junitPath = join(reportsDir, `${opts.reportName}.junit.xml`);
+  const fromEnv = hostParametersFromEnv();
+  const hostModule = opts.hostModule ?? fromEnv.hostModule;
+  const misbehave = opts.misbehave ?? fromEnv.misbehave;
+  const host: HostRunParameters = {
+    ...(hostModule !== undefined ? { hostModule } : {}),
+    ...(misbehave !== undefined ? { misbehave } : {}),
+    handshakeTimeoutMs: config.timeouts.handshakeMs,
+    requestTimeoutMs: config.timeouts.requestMs,
+  };
+  const imports = supportImports(root);
+  const tags = opts.tags && opts.tags.trim() !== '' ? `@host and (${opts.tags})` : '@host';
+  const progress = opts.progress === undefined ? process.stderr : opts.progress;
+  const format: Array<string | [string, string?]> = [
+    ['message', messagesPath],
+    ['junit', junitPath],
+  ];
+  if (progress !== null) format.unshift(opts.progressFormat ?? 'progress');
+  const environment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
+  const { runConfiguration } = await loadConfiguration(
+    {
+      file: false,
+      provided: {
+        paths: [join(root, 'features', 'host', '**', '*.feature')],
+        import: imports,
+        tags,
+        format,
+        strict: true,
+        worldParameters: { host: host as unknown as Record<string, never> },
+      },
+    },
+    environment,
+  );
+  const key = imports.join('\n');
+  const options: IRunOptions = { ...runConfiguration, support: support?.key === key ? support.library : runConfiguration.support };
+  const messages: CucumberMessage[] = [];
+  const result = await runCucumber(options, environment, (m) => messages.push(m as CucumberMessage));
+  support = { key, library: result.support };
+  const summary = summarize(messages);
+  return { success: result.success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary };
+}
+
 /** A sink for cucumber's main formatter when the caller wants no progress output. */
 function nullStream(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -177,7 +233,9 @@ function nullStream(): Writable {
  */
 async function mainFromEnvironment(argv: string[]): Promise<number> {
   const { exitCodeOf, textReport } = await import('./suite/cli-report.js');
-  const result = await runSuite({ side: 'provider', reportName: 'provider', ...(argv[0] ? { tags: argv[0] } : {}) });
+  const side = argv[0] === '--host' ? 'host' : 'provider';
+  const rest = side === 'host' ? argv.slice(1) : argv;
+  const result = await runSuite({ side, reportName: side, ...(rest[0] ? { tags: rest[0] } : {}) });
   process.stdout.write(textReport(result));
   return exitCodeOf(result);
 }

@@ -1,0 +1,125 @@
+/**
+ * The host under test, as the host-facing suite drives it.
+ *
+ * A host is certified by what it does at its two edges: what it sends to providers (observed by the
+ * scripted providers the suite puts in front of it, over real pipes and sockets) and what it hands to
+ * its caller (the composed prompt with its audit, the usage report, the attribution record, its errors
+ * and its log). `HostUnderTest` is that surface. The bundled reference host implements it directly
+ * (createBundledHost); another host is certified by a module exporting `createHost(options)` that
+ * adapts it to this interface (CGP_HOST=<module path>) — the result shapes are this package's types.
+ *
+ * A misbehaving variant of the bundled host (the red team) is the same host with one switch flipped:
+ * src/host/misbehaviours.ts names the switch and the ids it breaks.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LookupFunction } from 'node:net';
+import type { ContextQuery } from '../../../generated/types/index.js';
+import { buildAttribution, type AttributionRecord } from '../../host/attribution.js';
+import { composeForPrompt } from '../../host/compose/index.js';
+import type { ComposedPrompt, ComposeOptions } from '../../host/compose/types.js';
+import type { FanOutResult } from '../../host/fan-out.js';
+import { Host } from '../../host/host.js';
+import { Credential } from '../../transport/credential.js';
+import type { LogEntry } from '../../host/http-security.js';
+import { hostMisbehaviour, type HostMisbehaviour } from '../../host/misbehaviours.js';
+import type { ProviderAnswer, ProviderDescriptor, ReceivedFrame } from '../../host/types.js';
+import { buildUsageReport, type UsageReport } from '../../host/usage.js';
+import { verifyHeld, type VerifyOutcome } from '../../host/verify-reuse.js';
+
+export interface HostUnderTestOptions {
+  /** The consent ledger file the host must use (a fresh temporary directory per scenario). */
+  ledgerPath: string;
+  /** The host's embedding fingerprint (E1), when a scenario gives it one. */
+  embeddingFingerprint?: string;
+  /** Bounds the suite expects the host to honour (ms). */
+  handshakeTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Bundled host only: the misbehaviour mode (red team). */
+  misbehave?: string;
+}
+
+export interface ConnectStdioOptions {
+  alias?: string;
+  cwd?: string;
+}
+
+export interface ConnectHttpOptions {
+  alias?: string;
+  credential?: string;
+  /** Injected name resolution (the suite maps test names to loopback; it never dials anything else). */
+  lookup?: LookupFunction;
+  /** Extra trusted CA (PEM) for a test TLS peer. */
+  ca?: string;
+}
+
+export interface HostUnderTest {
+  readonly name: string;
+  connectStdio(command: string, args: readonly string[], opts?: ConnectStdioOptions): Promise<ProviderDescriptor>;
+  connectHttp(url: string, opts?: ConnectHttpOptions): Promise<ProviderDescriptor>;
+  /** Record an explicit, named consent (C1/C6) to the off-machine scopes given (default: all declared). */
+  grantConsent(routingId: string, grant: { grantor: string; scopes?: string[] }): Promise<void>;
+  revokeConsent(routingId: string, revoke: { grantor: string; scopes?: string[] }): Promise<void>;
+  /** Fan one query out to every connected provider (consent-gated, audited). */
+  queryAll(query: ContextQuery): Promise<FanOutResult>;
+  /** Verify held frames with the provider that served them (V1–V4, D3/D4). */
+  verify(routingId: string, held: readonly ReceivedFrame[]): Promise<VerifyOutcome>;
+  compose(answers: readonly ProviderAnswer[], opts: ComposeOptions): ComposedPrompt;
+  usage(answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string): UsageReport;
+  attribute(composed: ComposedPrompt, usage: UsageReport, modelOutput: string): AttributionRecord;
+  /** Everything the host logged so far, rendered (C8: must never contain a credential). */
+  logText(): string;
+  close(): Promise<void>;
+}
+
+export type HostFactory = (options: HostUnderTestOptions) => HostUnderTest | Promise<HostUnderTest>;
+
+/** The bundled reference host (optionally one of its misbehaving variants). */
+export function createBundledHost(options: HostUnderTestOptions): HostUnderTest {
+  const mode: HostMisbehaviour | undefined = options.misbehave === undefined ? undefined : hostMisbehaviour(options.misbehave);
+  const logs: LogEntry[] = [];
+  const host = new Host({
+    ledgerPath: options.ledgerPath,
+    handshakeTimeoutMs: options.handshakeTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
+    shutdownGraceMs: 2_000,
+    ...(options.embeddingFingerprint !== undefined ? { embeddingFingerprint: options.embeddingFingerprint } : {}),
+    log: (entry) => logs.push(entry),
+    ...(mode?.policies ? { policies: mode.policies } : {}),
+  });
+  const honest: HostUnderTest = {
+    name: mode ? `bundled host (misbehaving: ${mode.mode})` : 'bundled host',
+    connectStdio: (command, args, opts = {}) => host.connectStdio(command, args, { ...opts, forwardStderr: false }),
+    connectHttp: (url, { credential, ...opts } = {}) => host.connectHttp(url, { ...opts, ...(credential !== undefined ? { credential: new Credential(credential) } : {}) }),
+    grantConsent: async (routingId, grant) => {
+      await host.grantConsent(routingId, { grantor: { kind: 'human', id: grant.grantor }, ...(grant.scopes ? { scopes: grant.scopes } : {}) });
+    },
+    revokeConsent: async (routingId, revoke) => {
+      await host.revokeConsent(routingId, { grantor: { kind: 'human', id: revoke.grantor }, ...(revoke.scopes ? { scopes: revoke.scopes } : {}) });
+    },
+    queryAll: (query) => host.queryAll(query),
+    verify: (routingId, held) =>
+      verifyHeld(held, (request, id) => host.sendVerify(routingId, request, id), { provider: host.connection(routingId).descriptor }),
+    compose: (answers, opts) => composeForPrompt(answers, opts),
+    usage: (answers, composed, asOf) => buildUsageReport(answers, composed, { asOf }),
+    attribute: (composed, usage, modelOutput) => buildAttribution(composed, usage, modelOutput),
+    logText: () => logs.map((e) => `${e.level} ${e.routingId ?? '-'} ${e.message}`).join('\n'),
+    close: async () => {
+      await host.close();
+    },
+  };
+  return mode?.wrap ? mode.wrap(honest) : honest;
+}
+
+/**
+ * The host the suite certifies: CGP_HOST=<module> (exporting `createHost`), else the bundled host
+ * (CGP_HOST_MISBEHAVE=<mode> selects a misbehaving variant of it).
+ */
+export async function loadHostFactory(modulePath: string | undefined): Promise<{ factory: HostFactory; description: string }> {
+  if (modulePath === undefined || modulePath === '') return { factory: createBundledHost, description: 'the bundled reference host' };
+  const file = isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath);
+  const mod = (await import(pathToFileURL(file).href)) as { createHost?: unknown; default?: { createHost?: unknown } };
+  const factory = mod.createHost ?? mod.default?.createHost;
+  if (typeof factory !== 'function') throw new Error(`CGP_HOST module ${file} exports no createHost(options) function`);
+  return { factory: factory as HostFactory, description: `host adapter ${file}` };
+}

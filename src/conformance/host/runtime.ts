@@ -1,0 +1,40 @@
+/**
+ * The host suite's per-run configuration: which host (CGP_HOST module, else the bundled host; the red
+ * team's CGP_HOST_MISBEHAVE mode) and the bounds it is held to. Resolved once per run from cucumber's
+ * world parameters (run-suite passes them) or, for a plain `cucumber-js` run, from the environment.
+ */
+import { loadHostFactory } from './adapter.js';
+import type { HostSuiteConfig } from './scenario.js';
+
+export interface HostRunParameters {
+  /** Module path of a host adapter exporting createHost (default: the bundled host). */
+  hostModule?: string;
+  /** Bundled host only: misbehaviour mode. */
+  misbehave?: string;
+  handshakeTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+let cached: { key: string; config: Promise<HostSuiteConfig> } | undefined;
+
+export function hostParametersFromEnv(env: NodeJS.ProcessEnv = process.env): HostRunParameters {
+  return {
+    ...(env.CGP_HOST ? { hostModule: env.CGP_HOST } : {}),
+    ...(env.CGP_HOST_MISBEHAVE ? { misbehave: env.CGP_HOST_MISBEHAVE } : {}),
+  };
+}
+
+export function hostSuiteConfig(parameters: { host?: HostRunParameters } = {}): Promise<HostSuiteConfig> {
+  const p: HostRunParameters = parameters.host ?? hostParametersFromEnv();
+  const key = JSON.stringify(p);
+  if (cached?.key === key) return cached.config;
+  const config = loadHostFactory(p.hostModule).then(({ factory, description }) => ({
+    factory,
+    description,
+    ...(p.misbehave !== undefined ? { misbehave: p.misbehave } : {}),
+    handshakeTimeoutMs: p.handshakeTimeoutMs ?? 10_000,
+    requestTimeoutMs: p.requestTimeoutMs ?? 10_000,
+  }));
+  cached = { key, config };
+  return config;
+}

@@ -1,0 +1,152 @@
+/**
+ * One host-facing scenario: the host under test (fresh per scenario, with its own consent ledger in a
+ * temporary directory) and the scripted providers the scenario puts in front of it. Steps call these
+ * methods and the checks in ./checks.ts; nothing here decides conformance.
+ *
+ * Every provider is a real child process (src/conformance/host/scripted-provider.mjs) speaking NDJSON
+ * over pipes, and it records every line it RECEIVED — so "the provider never saw the payload" is an
+ * observation of the wire, not of the host's own bookkeeping.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ContextQuery } from '../../../generated/types/index.js';
+import type { ComposedPrompt } from '../../host/compose/types.js';
+import type { FanOutResult } from '../../host/fan-out.js';
+import type { ProviderDescriptor } from '../../host/types.js';
+import type { UsageReport } from '../../host/usage.js';
+import type { AttributionRecord } from '../../host/attribution.js';
+import type { HostFactory, HostUnderTest } from './adapter.js';
+
+/** The scripted provider program (plain JS, not compiled: compiled code finds it in the source tree). */
+export const SCRIPTED_PROVIDER = fileURLToPath(
+  import.meta.url.includes('/dist/src/')
+    ? new URL('../../../../src/conformance/host/scripted-provider.mjs', import.meta.url)
+    : new URL('./scripted-provider.mjs', import.meta.url),
+);
+
+/** What a scripted provider does (see the header of scripted-provider.mjs for every member). */
+export type ScriptedConfig = Record<string, unknown> & { name?: string };
+
+export interface HostSuiteConfig {
+  factory: HostFactory;
+  description: string;
+  misbehave?: string;
+  handshakeTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export interface ScriptedProvider {
+  /** The scenario's name for it (also its provider.name unless the script says otherwise). */
+  label: string;
+  config: ScriptedConfig;
+  recordPath: string;
+  descriptor?: ProviderDescriptor;
+  /** The error connecting raised, if it was refused. */
+  connectError?: unknown;
+}
+
+export class HostScenario {
+  readonly dir: string;
+  readonly providers = new Map<string, ScriptedProvider>();
+  /** The last outcome of each kind, for Then steps. */
+  lastFanOut: FanOutResult | undefined;
+  lastError: unknown;
+  lastComposed: ComposedPrompt | undefined;
+  lastUsage: UsageReport | undefined;
+  lastAttribution: AttributionRecord | undefined;
+  #host: HostUnderTest | undefined;
+
+  constructor(
+    readonly config: HostSuiteConfig,
+    readonly ids: readonly string[],
+  ) {
+    this.dir = mkdtempSync(join(tmpdir(), 'cgp-host-scenario-'));
+  }
+
+  /** The host under test (created on first use, so a scenario can set options first). */
+  async host(options: { embeddingFingerprint?: string } = {}): Promise<HostUnderTest> {
+    if (this.#host === undefined) {
+      this.#host = await this.config.factory({
+        ledgerPath: join(this.dir, 'consent.jsonl'),
+        handshakeTimeoutMs: this.config.handshakeTimeoutMs,
+        requestTimeoutMs: this.config.requestTimeoutMs,
+        ...(options.embeddingFingerprint !== undefined ? { embeddingFingerprint: options.embeddingFingerprint } : {}),
+        ...(this.config.misbehave !== undefined ? { misbehave: this.config.misbehave } : {}),
+      });
+    }
+    return this.#host;
+  }
+
+  /** Declare a scripted provider (not yet connected). */
+  scripted(label: string, config: ScriptedConfig = {}): ScriptedProvider {
+    const recordPath = join(this.dir, `${label.replace(/[^A-Za-z0-9_-]/g, '_')}.received.ndjson`);
+    const provider: ScriptedProvider = { label, config: { name: label, ...config, record: recordPath }, recordPath };
+    this.providers.set(label, provider);
+    return provider;
+  }
+
+  provider(label: string): ScriptedProvider {
+    const p = this.providers.get(label);
+    if (p === undefined) throw new Error(`no scripted provider ${JSON.stringify(label)} in this scenario`);
+    return p;
+  }
+
+  /** Have the host connect a scripted provider over stdio; a refusal is kept (lastError), not thrown. */
+  async connect(label: string, opts: { alias?: string } = {}): Promise<ScriptedProvider> {
+    const p = this.provider(label);
+    const host = await this.host();
+    try {
+      p.descriptor = await host.connectStdio(process.execPath, [SCRIPTED_PROVIDER, JSON.stringify(p.config)], opts);
+      delete p.connectError;
+    } catch (err) {
+      p.connectError = err;
+      this.lastError = err;
+    }
+    return p;
+  }
+
+  routingId(label: string): string {
+    const p = this.provider(label);
+    if (p.descriptor === undefined) throw new Error(`scripted provider ${JSON.stringify(label)} is not connected${p.connectError ? ` (refused: ${String(p.connectError)})` : ''}`);
+    return p.descriptor.routingId;
+  }
+
+  /** Fan a query out; a rejection is kept in lastError. */
+  async queryAll(query: ContextQuery): Promise<FanOutResult | undefined> {
+    const host = await this.host();
+    this.lastFanOut = undefined;
+    this.lastError = undefined;
+    try {
+      this.lastFanOut = await host.queryAll(query);
+    } catch (err) {
+      this.lastError = err;
+    }
+    return this.lastFanOut;
+  }
+
+  /** Every line the scripted provider received, parsed (unparseable lines kept as {raw}). */
+  received(label: string): Array<Record<string, unknown>> {
+    const file = this.provider(label).recordPath;
+    if (!existsSync(file)) return [];
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => {
+        try {
+          return JSON.parse(l) as Record<string, unknown>;
+        } catch {
+          return { raw: l };
+        }
+      });
+  }
+
+  async dispose(): Promise<void> {
+    try {
+      await this.#host?.close();
+    } finally {
+      rmSync(this.dir, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The host misbehaviour manifest: misbehaving variants of the bundled host, one per host-side MUST
+ * (DESIGN "Misbehaviour manifest"). Each entry names the ids it breaks; the host red team
+ * (scripts/run-red-team.ts --side host) runs the host scenarios tagged with those ids against the
+ * variant and requires each id to be reported failed by at least one of them.
+ *
+ * A variant is the bundled host with ONE thing changed: a Host policy switch (`policies`, the
+ * connection/consent layer) or a wrapper around the host-under-test surface (`wrap`, for what the host
+ * hands its caller: composition, usage, attribution, verify). A wrapper changes only what its entry
+ * names, so a scenario about anything else still passes against it.
+ */
+import type { HostUnderTest } from '../conformance/host/adapter.js';
+import type { HostPolicies } from './host.js';
+
+export interface HostMisbehaviour {
+  /** CGP_HOST_MISBEHAVE=<mode>. */
+  mode: string;
+  /** Anchor or rule ids this variant violates. */
+  breaks: readonly string[];
+  description: string;
+  policies?: HostPolicies;
+  wrap?: (honest: HostUnderTest) => HostUnderTest;
+}
+
+export const HOST_MISBEHAVIOURS: readonly HostMisbehaviour[] = [
+  {
+    mode: 'skip-consent-gate',
+    breaks: ['C1', 'C2', 'C6'],
+    description: 'queries egress providers without a recorded consent (the gate never runs)',
+    policies: { skipConsentGate: true },
+  },
+];
+
+export class UnknownHostMisbehaviour extends Error {
+  constructor(mode: string) {
+    super(`unknown host misbehaviour ${JSON.stringify(mode)}; known: ${HOST_MISBEHAVIOURS.map((m) => m.mode).join(', ')}`);
+    this.name = 'UnknownHostMisbehaviour';
+  }
+}
+
+export function hostMisbehaviour(mode: string): HostMisbehaviour {
+  const entry = HOST_MISBEHAVIOURS.find((m) => m.mode === mode);
+  if (entry === undefined) throw new UnknownHostMisbehaviour(mode);
+  return entry;
+}
+
+/** The name the red team reads a manifest by (scripts/run-red-team.ts --side host). */
+export const MISBEHAVIOURS = HOST_MISBEHAVIOURS;
