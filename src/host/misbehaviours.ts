@@ -11,6 +11,10 @@
  */
 import type { HostUnderTest } from '../conformance/host/adapter.js';
 import type { HostPolicies } from './host.js';
+import { COMPOSITION_VARIANTS } from './misbehave-host/composition.js';
+import { CONNECTION_VARIANTS } from './misbehave-host/connection.js';
+import { TRANSPORT_VARIANTS } from './misbehave-host/transport.js';
+import { VERIFY_VARIANTS } from './misbehave-host/verify.js';
 
 export interface HostMisbehaviour {
   /** CGP_HOST_MISBEHAVE=<mode>. */
@@ -22,13 +26,22 @@ export interface HostMisbehaviour {
   wrap?: (honest: HostUnderTest) => HostUnderTest;
 }
 
-export const HOST_MISBEHAVIOURS: readonly HostMisbehaviour[] = [
+const CONSENT_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'skip-consent-gate',
     breaks: ['C1', 'C2', 'C6'],
     description: 'queries egress providers without a recorded consent (the gate never runs)',
     policies: { skipConsentGate: true },
   },
+];
+
+// One table, assembled from the groups (each group's variants live in src/host/misbehave-host/).
+export const HOST_MISBEHAVIOURS: readonly HostMisbehaviour[] = [
+  ...CONSENT_VARIANTS,
+  ...TRANSPORT_VARIANTS,
+  ...CONNECTION_VARIANTS,
+  ...COMPOSITION_VARIANTS,
+  ...VERIFY_VARIANTS,
 ];
 
 export class UnknownHostMisbehaviour extends Error {

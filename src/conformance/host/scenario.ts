@@ -56,6 +56,10 @@ export class HostScenario {
   lastComposed: ComposedPrompt | undefined;
   lastUsage: UsageReport | undefined;
   lastAttribution: AttributionRecord | undefined;
+  /** Group-specific state of step modules (key it by your module's name). */
+  readonly state = new Map<string, unknown>();
+  /** Extra cleanups (servers a step started), run at dispose. */
+  readonly cleanups: Array<() => Promise<void> | void> = [];
   #host: HostUnderTest | undefined;
 
   constructor(
@@ -145,6 +149,7 @@ export class HostScenario {
   async dispose(): Promise<void> {
     try {
       await this.#host?.close();
+      for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup();
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
     }
