@@ -53,6 +53,9 @@ export interface ConnectHttpOptions {
   ca?: string;
 }
 
+/** A result a host may produce synchronously (in-process) or asynchronously (another process): always `await` it. */
+export type Awaitable<T> = T | Promise<T>;
+
 export interface HostUnderTest {
   readonly name: string;
   connectStdio(command: string, args: readonly string[], opts?: ConnectStdioOptions): Promise<ProviderDescriptor>;
@@ -64,11 +67,11 @@ export interface HostUnderTest {
   queryAll(query: ContextQuery): Promise<FanOutResult>;
   /** Verify held frames with the provider that served them (V1–V4, D3/D4). */
   verify(routingId: string, held: readonly ReceivedFrame[]): Promise<VerifyOutcome>;
-  compose(answers: readonly ProviderAnswer[], opts: ComposeOptions): ComposedPrompt;
-  usage(answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string): UsageReport;
-  attribute(composed: ComposedPrompt, usage: UsageReport, modelOutput: string): AttributionRecord;
+  compose(answers: readonly ProviderAnswer[], opts: ComposeOptions): Awaitable<ComposedPrompt>;
+  usage(answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string): Awaitable<UsageReport>;
+  attribute(composed: ComposedPrompt, usage: UsageReport, modelOutput: string): Awaitable<AttributionRecord>;
   /** Everything the host logged so far, rendered (C8: must never contain a credential). */
-  logText(): string;
+  logText(): Awaitable<string>;
   close(): Promise<void>;
 }
 
