@@ -6,6 +6,7 @@ import { registerValidateCommand } from './commands/validate.js';
 import { registerProviderCommand } from './commands/provider.js';
 import { registerStdioCommand } from './commands/stdio.js';
 import { registerHttpCommand } from './commands/http.js';
+import { registerHostCommand } from './commands/host.js';
 import { toolVersion } from './tool-version.js';
 
 export function buildProgram(): Command {
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerProviderCommand(program);
   registerStdioCommand(program);
   registerHttpCommand(program);
+  registerHostCommand(program);
   return program;
 }
 

@@ -32,6 +32,8 @@ export interface RunSuiteOptions {
   side: 'provider' | 'host';
   /** Host runs: the host adapter module (default CGP_HOST, else the bundled host). */
   hostModule?: string;
+  /** Host runs: a host process speaking the host control protocol (default CGP_HOST_CMD). */
+  hostCommand?: string;
   /** The target; default: CGP_PROVIDER / CGP_PROVIDER_URL, else the bundled reference provider. */
   target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string };
   /** Cucumber tag expression, ANDed with @provider. */
@@ -52,6 +54,10 @@ export interface RunSuiteOptions {
 }
 
 export interface RunSuiteResult {
+  /** Which suite ran (default provider). */
+  side?: 'provider' | 'host';
+  /** The target as the report names it, when it is not `config.target` (host runs). */
+  targetLabel?: string;
   /** No scenario failed, none undefined or pending (warnings allowed). */
   success: boolean;
   /** False when the suite did not run (the target never answered). */
@@ -182,10 +188,12 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const messagesPath = join(reportsDir, `${opts.reportName}.messages.ndjson`);
   const junitPath = join(reportsDir, `${opts.reportName}.junit.xml`);
   const fromEnv = hostParametersFromEnv();
-  const hostModule = opts.hostModule ?? fromEnv.hostModule;
+  const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
+  const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);
   const misbehave = opts.misbehave ?? fromEnv.misbehave;
   const host: HostRunParameters = {
     ...(hostModule !== undefined ? { hostModule } : {}),
+    ...(hostCommand !== undefined ? { hostCommand } : {}),
     ...(misbehave !== undefined ? { misbehave } : {}),
     handshakeTimeoutMs: config.timeouts.handshakeMs,
     requestTimeoutMs: config.timeouts.requestMs,
@@ -219,7 +227,9 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const result = await runCucumber(options, environment, (m) => messages.push(m as CucumberMessage));
   support = { key, library: result.support };
   const summary = summarize(messages);
-  return { success: result.success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary };
+  const targetLabel =
+    hostCommand !== undefined ? `host process: ${hostCommand}` : hostModule !== undefined ? `host adapter: ${hostModule}` : `the bundled reference host${misbehave !== undefined ? ` (misbehaving: ${misbehave})` : ''}`;
+  return { side: 'host', targetLabel, success: result.success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary };
 }
 
 /** A sink for cucumber's main formatter when the caller wants no progress output. */

@@ -4,11 +4,14 @@
  * world parameters (run-suite passes them) or, for a plain `cucumber-js` run, from the environment.
  */
 import { loadHostFactory } from './adapter.js';
+import { controlledHostFactory } from './control-client.js';
 import type { HostSuiteConfig } from './scenario.js';
 
 export interface HostRunParameters {
   /** Module path of a host adapter exporting createHost (default: the bundled host). */
   hostModule?: string;
+  /** Or: a host in another process speaking the host control protocol (docs/host-control-protocol.md). */
+  hostCommand?: string;
   /** Bundled host only: misbehaviour mode. */
   misbehave?: string;
   handshakeTimeoutMs?: number;
@@ -20,6 +23,7 @@ let cached: { key: string; config: Promise<HostSuiteConfig> } | undefined;
 export function hostParametersFromEnv(env: NodeJS.ProcessEnv = process.env): HostRunParameters {
   return {
     ...(env.CGP_HOST ? { hostModule: env.CGP_HOST } : {}),
+    ...(env.CGP_HOST_CMD ? { hostCommand: env.CGP_HOST_CMD } : {}),
     ...(env.CGP_HOST_MISBEHAVE ? { misbehave: env.CGP_HOST_MISBEHAVE } : {}),
   };
 }
@@ -28,7 +32,14 @@ export function hostSuiteConfig(parameters: { host?: HostRunParameters } = {}): 
   const p: HostRunParameters = parameters.host ?? hostParametersFromEnv();
   const key = JSON.stringify(p);
   if (cached?.key === key) return cached.config;
-  const config = loadHostFactory(p.hostModule).then(({ factory, description }) => ({
+  if (p.hostModule !== undefined && p.hostCommand !== undefined) {
+    return Promise.reject(new Error('give one host under test: CGP_HOST (an adapter module) or CGP_HOST_CMD (a controlled process), not both'));
+  }
+  const loaded =
+    p.hostCommand !== undefined
+      ? Promise.resolve({ factory: controlledHostFactory(p.hostCommand), description: `controlled host process: ${p.hostCommand}` })
+      : loadHostFactory(p.hostModule);
+  const config = loaded.then(({ factory, description }) => ({
     factory,
     description,
     ...(p.misbehave !== undefined ? { misbehave: p.misbehave } : {}),

@@ -22,8 +22,8 @@ export function exitCodeOf(result: RunSuiteResult): number {
 export function jsonReport(result: RunSuiteResult, toolVersion: string): unknown {
   const s = result.summary;
   return {
-    target: result.config.target.label,
-    transport: result.config.target.kind,
+    target: result.targetLabel ?? result.config.target.label,
+    transport: result.side === 'host' ? 'host' : result.config.target.kind,
     protocol_version: PROTOCOL_VERSION,
     tool_version: toolVersion,
     exit_code: exitCodeOf(result),

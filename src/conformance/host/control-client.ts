@@ -1,0 +1,80 @@
+/**
+ * A host in another process, driven through the host control protocol (control-protocol.ts):
+ * CGP_HOST_CMD="<command line>". Every operation is one request line and one response line, each
+ * bounded by a timeout (a stalled host is a named failure, never a hang).
+ */
+import type { ContextQuery } from '../../../generated/types/index.js';
+import type { AttributionRecord } from '../../host/attribution.js';
+import type { ComposedPrompt, ComposeOptions } from '../../host/compose/types.js';
+import type { FanOutResult } from '../../host/fan-out.js';
+import type { ProviderAnswer, ProviderDescriptor, ReceivedFrame } from '../../host/types.js';
+import type { UsageReport } from '../../host/usage.js';
+import type { VerifyOutcome } from '../../host/verify-reuse.js';
+import { StdioConnection } from '../../transport/stdio-client.js';
+import { splitCommandLine } from '../suite/config.js';
+import type { ConnectHttpOptions, ConnectStdioOptions, HostFactory, HostUnderTest, HostUnderTestOptions } from './adapter.js';
+import { ControlledHostError, type ControlOperation, type SerializedError } from './control-protocol.js';
+
+function isSerializedError(v: unknown): v is SerializedError {
+  return typeof v === 'object' && v !== null && typeof (v as SerializedError).name === 'string' && typeof (v as SerializedError).message === 'string' && Object.keys(v).every((k) => k === 'name' || k === 'message' || k === 'code');
+}
+
+/** Fan-out failures come back as serialised errors: make them Errors again (name, message, code). */
+function reviveFanOut(result: FanOutResult): FanOutResult {
+  for (const f of result.failures ?? []) if (isSerializedError(f.error)) (f as { error: unknown }).error = new ControlledHostError(f.error);
+  return result;
+}
+
+/** A factory for HostUnderTest instances, each one process started from `commandLine`. */
+export function controlledHostFactory(commandLine: string): HostFactory {
+  const [command, ...args] = splitCommandLine(commandLine);
+  if (command === undefined) throw new Error('CGP_HOST_CMD is empty');
+  return async (options: HostUnderTestOptions): Promise<HostUnderTest> => {
+    const conn = await StdioConnection.spawn(command, args, { env: { ...process.env }, forwardStderr: false });
+    // One operation may run a whole fan-out (several handshakes and queries): bound it generously, but bound it.
+    const opTimeout = 4 * (options.handshakeTimeoutMs + options.requestTimeoutMs) + 5_000;
+    let next = 1;
+    let queue: Promise<unknown> = Promise.resolve();
+    const call = <T>(op: ControlOperation, ...callArgs: unknown[]): Promise<T> => {
+      const run = async (): Promise<T> => {
+        const seq = next++;
+        const reply = (await conn.request({ type: 'control', seq, op, args: callArgs }, opTimeout)) as { type?: unknown; seq?: unknown; ok?: unknown; result?: unknown; error?: unknown };
+        if (reply.type !== 'control_result' || reply.seq !== seq) {
+          throw new Error(`host control protocol: expected control_result seq ${seq} (${op}), got ${JSON.stringify(reply).slice(0, 200)}`);
+        }
+        if (reply.ok === true) return reply.result as T;
+        if (isSerializedError(reply.error)) throw new ControlledHostError(reply.error);
+        throw new Error(`host control protocol: malformed response to ${op}: ${JSON.stringify(reply).slice(0, 200)}`);
+      };
+      const p = queue.then(run, run);
+      queue = p.catch(() => undefined);
+      return p;
+    };
+    const init = await call<{ name?: string }>('init', { ...options, misbehave: undefined });
+    const name = `controlled host ${typeof init?.name === 'string' ? `"${init.name}" ` : ''}(${commandLine})`;
+    return {
+      name,
+      connectStdio: (cmd: string, cargs: readonly string[], opts: ConnectStdioOptions = {}) => call<ProviderDescriptor>('connectStdio', cmd, cargs, opts),
+      connectHttp: (url: string, { lookup, ...opts }: ConnectHttpOptions = {}) => {
+        // a lookup function cannot cross the boundary: the names the suite maps to loopback go instead
+        const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+        return call<ProviderDescriptor>('connectHttp', url, { ...opts, ...(lookup ? { loopbackNames: [hostname] } : {}) });
+      },
+      grantConsent: (routingId, grant) => call<void>('grantConsent', routingId, grant),
+      revokeConsent: (routingId, revoke) => call<void>('revokeConsent', routingId, revoke),
+      queryAll: async (query: ContextQuery) => reviveFanOut(await call<FanOutResult>('queryAll', query)),
+      verify: (routingId: string, held: readonly ReceivedFrame[]) => call<VerifyOutcome>('verify', routingId, held),
+      compose: (answers: readonly ProviderAnswer[], opts: ComposeOptions) => call<ComposedPrompt>('compose', answers, opts),
+      usage: (answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string) => call<UsageReport>('usage', answers, composed, asOf),
+      attribute: (composed: ComposedPrompt, usage: UsageReport, modelOutput: string) => call<AttributionRecord>('attribute', composed, usage, modelOutput),
+      logText: () => call<string>('logText'),
+      close: async () => {
+        try {
+          await call('close');
+        } finally {
+          await conn.shutdown(2_000).catch(() => conn.close());
+        }
+      },
+    };
+  };
+}
