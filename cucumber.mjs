@@ -4,7 +4,7 @@
 // `cgp-conformance stdio|http` and src/conformance/run-suite.ts run the same features through the JS API.
 // Host scenarios (@host) run against CGP_HOST (a module exporting createHost; default the bundled host; CGP_HOST_MISBEHAVE=<mode> for the red team).
 const common = {
-  paths: ['features/provider/**/*.feature', 'features/host/**/*.feature'],
+  paths: ['features/provider/**/*.feature', 'features/host/**/*.feature', 'features/types/**/*.feature'],
   format: ['progress'],
   forceExit: true,
 };

@@ -199,7 +199,9 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     requestTimeoutMs: config.timeouts.requestMs,
   };
   const imports = supportImports(root);
-  const tags = opts.tags && opts.tags.trim() !== '' ? `@host and (${opts.tags})` : '@host';
+  // the published-types scenarios (@types, U4) travel with the host run: npm start merges both runs
+  const side = '(@host or @types)';
+  const tags = opts.tags && opts.tags.trim() !== '' ? `${side} and (${opts.tags})` : side;
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
   const format: Array<string | [string, string?]> = [
     ['message', messagesPath],
@@ -211,7 +213,7 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     {
       file: false,
       provided: {
-        paths: [join(root, 'features', 'host', '**', '*.feature')],
+        paths: [join(root, 'features', 'host', '**', '*.feature'), join(root, 'features', 'types', '**', '*.feature')],
         import: imports,
         tags,
         format,
