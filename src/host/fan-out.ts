@@ -9,7 +9,8 @@
 //      provider (S3.2/H4); a crash is ProviderCrashed for that leg only;
 //   4. an `error` reply is a ProviderError keeping the raw code and the effective one (X1/X2). Retries, when
 //      enabled, happen only for a retryable code (unavailable, shutting_down) — never incompatible_version
-//      (S10), never an unknown or absent code;
+//      (S10), never an unknown or absent code. (The retryNonRetryable switch exists for a deliberately
+//      misbehaving host only: it reads those errors as retryable, breaking X1/X2/S10-not-retryable.)
 //   5. every frame becomes a ReceivedFrame with its FrameId (provider.name, frame id, content_digest), kept
 //      verbatim (unknown kinds and members included, U2);
 //   6. the budget audit (B1/B3/B4 → B2): a provider it does not admit is dropped whole, with its report
@@ -23,7 +24,7 @@ import { attachEvidence, type TrustStore } from './attestation.js';
 import { auditAnswer, type AuditOptions, type BudgetAudit } from './budget-audit.js';
 import type { HostFinding } from './connection-handshake.js';
 import type { ProviderConnection } from './connection.js';
-import { HostError } from './errors.js';
+import { HostError, ProviderError } from './errors.js';
 import { asHostError, Redactor, type LogSink } from './http-security.js';
 import type { ProviderAnswer, ProviderDescriptor, ReceivedFrame } from './types.js';
 
@@ -73,6 +74,11 @@ export interface FanOutOptions {
   /** Retries for a retryable ProviderError only (default 0). */
   maxRetries?: number;
   retryBackoffMs?: number;
+  /**
+   * Misbehaving host only: ALSO retry (at least once) a ProviderError defaulted by X1 (unknown code), by X2
+   * (absent code), or carrying incompatible_version (S10-not-retryable). Default: none — those are permanent.
+   */
+  retryNonRetryable?: readonly NonRetryableMisread[];
   /** Budget audit (default: auditAnswer from budget-audit.ts). */
   audit?: AuditFn;
   auditOptions?: AuditOptions;
@@ -83,6 +89,15 @@ export interface FanOutOptions {
   checkFrames?: boolean;
   log?: LogSink;
   redactor?: Redactor;
+}
+
+/** What a misbehaving host may misread as retryable (each breaks the id it is named after). */
+export type NonRetryableMisread = 'X1' | 'X2' | 'S10-not-retryable';
+
+/** Whether the misbehaving-host switch makes this error look retryable. */
+function misreadAsRetryable(err: HostError, misreads: readonly NonRetryableMisread[] | undefined): boolean {
+  if (misreads === undefined || misreads.length === 0 || !(err instanceof ProviderError)) return false;
+  return misreads.some((m) => (m === 'S10-not-retryable' ? err.effectiveCode === 'incompatible_version' : err.defaultedBy === m));
 }
 
 type Leg =
@@ -117,9 +132,11 @@ export async function fanOut(connections: readonly ProviderConnection[], query: 
             }
             return judge(d, outcome.query, outcome.result, notes, { audit, attest, log, checkFrames: opts.checkFrames ?? true });
           } catch (err) {
-            if (err instanceof HostError && err.retryable && attempt < (opts.maxRetries ?? 0)) {
+            const misread = err instanceof HostError && misreadAsRetryable(err, opts.retryNonRetryable);
+            const maxRetries = misread ? Math.max(1, opts.maxRetries ?? 0) : (opts.maxRetries ?? 0);
+            if (err instanceof HostError && (err.retryable || misread) && attempt < maxRetries) {
               attempt += 1;
-              log({ level: 'warn', routingId: d.routingId, message: `${err.message}; retry ${attempt}/${opts.maxRetries}` });
+              log({ level: 'warn', routingId: d.routingId, message: `${err.message}; retry ${attempt}/${maxRetries}` });
               await sleep((opts.retryBackoffMs ?? 100) * attempt);
               notes.length = 0;
               continue;

@@ -11,6 +11,8 @@
 //   policies.representationPolicy = 'passthrough'   breaks P5 ('filter' default, 'refuse' also conformant)
 //   policies.skipKindNarrowing      sends kinds as asked (conformant, just wasteful)
 //   policies.loopbackHttpIsEgress   gates loopback HTTP providers too (stricter than C4; the reference does)
+//   policies.retryNonRetryable = ['X1' | 'X2' | 'S10-not-retryable', …]   retries an error with an unknown
+//                                   code (breaks X1), with no code (X2), or incompatible_version (S10)
 // Everything the host logs goes through a redacting sink (C8), and every surfaced error is scrubbed of
 // the credentials the host was given.
 import { inspect } from 'node:util';
@@ -32,13 +34,15 @@ import {
   type StdioConnectOptions,
 } from './connection.js';
 import { DuplicateProviderName, UnknownProvider, type HostError } from './errors.js';
-import { fanOut, type FanOutOptions, type FanOutResult } from './fan-out.js';
+import { fanOut, type FanOutOptions, type FanOutResult, type NonRetryableMisread } from './fan-out.js';
 import { asHostError, redactingSink, Redactor, type LogSink } from './http-security.js';
 import type { ProviderDescriptor } from './types.js';
 
 export interface HostPolicies extends ConnectionPolicies {
   /** Misbehaving host only: query egress providers without consent (breaks C1, C2, C6). */
   skipConsentGate?: boolean;
+  /** Misbehaving host only: retry errors that are permanent (unknown code X1, absent code X2, incompatible_version S10). */
+  retryNonRetryable?: readonly NonRetryableMisread[];
 }
 
 export interface HostOptions {
@@ -175,7 +179,14 @@ export class Host {
   /** Fan the query out to every connected provider (fan-out.ts). Never rejects for a provider's failure. */
   async queryAll(query: ContextQuery, opts: Omit<FanOutOptions, 'log' | 'redactor'> = {}): Promise<FanOutResult> {
     this.#assertOpen();
-    return fanOut([...this.#connections.values()], query, { ...this.#opts.fanOut, ...opts, log: this.#log, redactor: this.#redactor });
+    const misreads = this.#opts.policies?.retryNonRetryable;
+    return fanOut([...this.#connections.values()], query, {
+      ...this.#opts.fanOut,
+      ...opts,
+      ...(misreads !== undefined && misreads.length > 0 ? { retryNonRetryable: misreads } : {}),
+      log: this.#log,
+      redactor: this.#redactor,
+    });
   }
 
   /** One provider, no fan-out audit: shaping, the consent gate and correlation still apply. */
