@@ -15,11 +15,6 @@ export interface HttpTargetInfo {
   routingId?: string;
 }
 
-function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
-
 function typesOf(requests: readonly RecordedRequest[]): string {
   return requests.map((r) => (typeof r.envelope?.type === 'string' ? r.envelope.type : '(not an envelope)')).join(', ');
 }
@@ -153,4 +148,3 @@ export function describeAuthorization(token: string, requests: readonly Recorded
     .join('; ');
 }
 
-export { describe as describeError };

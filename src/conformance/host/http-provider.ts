@@ -254,7 +254,6 @@ export async function startHttpProvider(cfg: Script, opts: HttpProviderOptions =
   const server: http.Server = opts.tls ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, onRequest) : http.createServer(onRequest);
   server.requestTimeout = 10_000;
   server.headersTimeout = 10_000;
-  server.on(opts.tls ? 'secureConnection' : 'connection', () => undefined);
   server.on('connection', () => {
     connections += 1;
   });
