@@ -1,0 +1,32 @@
+@host
+Feature: Attestation verdicts: "I cannot check this" is never "this is good", and never a reason to drop (F8, F9, S6.5.4-distinct-verdicts)
+  The host connects the bundled reference provider, which signs its results, through a tee that records
+  every line the provider SENT: the frames and attestations on the wire are the reference the host's
+  verdicts and answers are judged against. The fixture mode `unknown-attestation-algorithm` signs with
+  genuine Ed448 signatures under an "ed448" key: contextgraph/1.0 defines only "ed25519" (DESIGN 6), so a
+  host cannot recognise it.
+
+  @F8 @F9
+  Scenario: A result signed with an algorithm the host does not recognise is uncheckable, and every frame is kept
+    Given the host under test has connected the bundled reference provider "example-docs" in its "unknown-attestation-algorithm" mode
+    When the host under test fans a query out
+    Then every frame "example-docs" served under its unrecognised algorithm is reported uncheckable, never attested (F8)
+    And every frame "example-docs" served is among the host's answers and in a prompt composed with room for all (F9)
+
+  @S6.5.4-distinct-verdicts
+  Scenario: A tampered frame and a genuine one get distinct verdicts, not a boolean
+    Given the host under test has connected the bundled reference provider "example-docs" in its "altered-after-signing" mode
+    When the host under test fans a query out
+    Then the host reported these attestation verdicts for what "example-docs" served (S6.5.4-distinct-verdicts):
+      | frame               | verdict             |
+      | frm_getting_started | commitment-mismatch |
+      | frm_configuration   | attested            |
+
+  @S6.5.4-distinct-verdicts @F8
+  Scenario: An unrecognised algorithm is reported uncheckable, distinct from unattested
+    Given the host under test has connected the bundled reference provider "example-docs" in its "unknown-attestation-algorithm" mode
+    When the host under test fans a query out
+    Then the host reported these attestation verdicts for what "example-docs" served (S6.5.4-distinct-verdicts):
+      | frame               | verdict     |
+      | frm_getting_started | uncheckable |
+      | frm_retry_policy    | uncheckable |

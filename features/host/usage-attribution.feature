@@ -1,0 +1,36 @@
+@host
+Feature: Usage report and attribution: a billed total walkable back to FrameIds, and citations observed, not inferred (UR1, A1, A2, A3)
+  The host composes what a scripted provider served into a budget that holds two of its three frames,
+  reports the usage of the query and attributes a model output the scenario hands in. The output
+  quotes the citation label of one rendered frame only.
+
+  Background:
+    Given a scripted provider "docs" with the script:
+      """
+      { "serve": [
+          { "id": "frm_alpha", "score": 0.9, "citation_label": "alpha.md L1-3",
+            "content": "Retries back off exponentially, starting at 100 ms and doubling each attempt." },
+          { "id": "frm_beta", "score": 0.8, "citation_label": "beta.md L4-9",
+            "content": "The retry budget allows five attempts before the call fails." },
+          { "id": "frm_gamma", "score": 0.1, "citation_label": "gamma.md L1-60",
+            "content": "Jitter. A long appendix on jitter strategies: full jitter draws the delay uniformly between zero and the capped exponential value; equal jitter keeps half of it fixed; decorrelated jitter grows from the previous delay. Each trades tail latency against contention, and the right choice depends on how many clients retry at once and whether the backing store recovers gradually or all at once." } ] }
+      """
+    And the host under test has connected "docs"
+    When the host under test fans a query out
+    And the host under test composes its answers into 300 budget tokens, bills them and attributes the model output "Retries double from 100 ms [alpha.md L1-3]."
+
+  @UR1
+  Scenario: The usage report bills exactly the served frames, by FrameId, and budget_consumed is their summed token_cost
+    Then the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost (UR1)
+
+  @A1
+  Scenario: Attribution is keyed by the FrameId triple, the same one the usage report bills
+    Then every attribution record is keyed by the FrameId of a frame served (A1)
+
+  @A2
+  Scenario: Only the frame the model output names is cited; rendering it is not citing it
+    Then the attribution reports selected, rendered and cited apart, cited only where the model output names the frame (A2)
+
+  @A3
+  Scenario: The attribution record is coherent and reconciles with the usage report
+    Then the attribution record is coherent and names only frames the usage report billed (A3)

@@ -1,0 +1,164 @@
+/**
+ * Host-facing checks of the usage report (§7.3 UR1) and attribution (§14 A1–A3): pure functions from
+ * what the host handed its caller (answers, composed prompt, usage report, attribution record) and
+ * the model output the scenario gave it, to findings. Messages start with the id and say seen vs
+ * required. The served frames are the host's admitted answers (what the scripted provider delivered
+ * and the budget audit admitted); the usage report and the attribution record are judged against them
+ * and against each other, never against the host's own totals.
+ */
+import type { FrameId } from '../../../generated/types/index.js';
+import { checkAttribution, type AttributionRecord } from '../../host/attribution.js';
+import type { ComposedPrompt } from '../../host/compose/types.js';
+import type { ProviderAnswer } from '../../host/types.js';
+import { checkUsageReport, type UsageReport } from '../../host/usage.js';
+import { violation, type Finding } from '../../protocol/findings.js';
+import { frameIdKey } from '../../protocol/identity.js';
+
+function show(value: unknown): string {
+  const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** B3: the cost a frame's inline content actually has, ceil(UTF-8 bytes / 4). */
+function byteCost(content: unknown): number {
+  return typeof content === 'string' ? Math.ceil(Buffer.byteLength(content, 'utf8') / 4) : 0;
+}
+
+interface Served {
+  id: FrameId;
+  cost: number;
+}
+
+/** The frames the admitted answers delivered, by FrameId key. */
+function servedOf(answers: readonly ProviderAnswer[]): Map<string, Served> {
+  const out = new Map<string, Served>();
+  for (const a of answers) for (const f of a.frames) out.set(frameIdKey(f.frameId), { id: f.frameId, cost: byteCost(f.frame.content) });
+  return out;
+}
+
+/** The FrameId triple with exactly its members, for comparing handles (A1) and billing keys (UR1). */
+function sameTriple(a: unknown, b: FrameId): boolean {
+  if (a === null || typeof a !== 'object') return false;
+  const x = a as Record<string, unknown>;
+  const keys = Object.keys(x).filter((k) => x[k] !== undefined);
+  const y = b as unknown as Record<string, unknown>;
+  const want = Object.keys(y).filter((k) => y[k] !== undefined);
+  return keys.length === want.length && want.every((k) => x[k] === y[k]);
+}
+
+/**
+ * UR1 (MUST): the usage report of the executed query is internally consistent (checkUsageReport:
+ * budget_consumed = Σ providers = Σ served frames, every billed frame named by a FrameId) AND it bills
+ * exactly the frames served, each under its full FrameId triple at its token_cost, so budget_consumed
+ * equals the summed token_cost of those frames.
+ */
+export function checkUsageBillsServed(report: UsageReport | undefined, answers: readonly ProviderAnswer[]): Finding[] {
+  if (report === undefined) return [violation('UR1', '/', 'the host produced no usage report for the query it executed')];
+  const out = checkUsageReport(report).filter((f) => f.severity === 'error');
+  const served = servedOf(answers);
+  if (served.size === 0) return [...out, violation('UR1', '/', 'harness: no frame was served; nothing to witness')];
+  const billed = new Map<string, { frame: unknown; cost: unknown }>();
+  for (const p of report.providers ?? []) {
+    for (const s of p.served_frames ?? []) {
+      const frame: unknown = s?.frame;
+      if (frame !== null && typeof frame === 'object' && typeof (frame as FrameId).provider_id === 'string' && typeof (frame as FrameId).frame_id === 'string') {
+        billed.set(frameIdKey(frame as FrameId), { frame, cost: s.token_cost });
+      }
+    }
+  }
+  let total = 0;
+  for (const [key, s] of served) {
+    total += s.cost;
+    const b = billed.get(key);
+    if (b === undefined) {
+      out.push(violation('UR1', '/providers', `served frame ${key} is not referenced by its FrameId (provider id, frame id, content_digest) in the usage report`));
+    } else {
+      if (!sameTriple(b.frame, s.id)) out.push(violation('UR1', '/providers', `served frame ${key} is billed under ${show(b.frame)}; required exactly its FrameId triple`));
+      if (b.cost !== s.cost) out.push(violation('UR1', '/providers', `served frame ${key} is billed ${show(b.cost)} tokens; its token_cost is ${s.cost}`));
+    }
+  }
+  for (const key of billed.keys()) {
+    if (!served.has(key)) out.push(violation('UR1', '/providers', `the usage report bills ${key}, a frame the query did not serve`));
+  }
+  if (report.budget_consumed !== total) {
+    out.push(violation('UR1', '/budget_consumed', `budget_consumed is ${show(report.budget_consumed)}; the served frames' summed token_cost is ${total}`));
+  }
+  return out;
+}
+
+/** A member of a use that names a handle of its own (A1: no separate attribution id). */
+const MINTED = /(^id$|_id$|^handle$|^key$)/;
+
+/**
+ * A1 (MUST): every attribution record's handle is the FrameId triple of a frame served — the same
+ * triple the usage report bills — and no record carries a separately minted id; every served frame
+ * has its record under that handle.
+ */
+export function checkAttributionHandles(record: AttributionRecord | undefined, answers: readonly ProviderAnswer[]): Finding[] {
+  if (record === undefined) return [violation('A1', '/', 'the host produced no attribution record')];
+  const out: Finding[] = [];
+  const served = servedOf(answers);
+  const handled = new Set<string>();
+  (record.uses ?? []).forEach((use, i) => {
+    const at = `/uses/${i}`;
+    const minted = Object.keys(use).filter((k) => k !== 'frame' && MINTED.test(k));
+    if (minted.length > 0) out.push(violation('A1', at, `the record carries its own handle member(s) ${minted.join(', ')}; required: the FrameId is the only attribution handle`));
+    const frame = use.frame as unknown;
+    const match = [...served.values()].find((s) => sameTriple(frame, s.id));
+    if (match === undefined) {
+      out.push(violation('A1', `${at}/frame`, `attribution handle ${show(frame)} is not the FrameId (provider id, frame id, content_digest) of any frame served`));
+    } else handled.add(frameIdKey(match.id));
+  });
+  for (const [key] of served) {
+    if (!handled.has(key)) out.push(violation('A1', '/uses', `served frame ${key} has no attribution record under its FrameId`));
+  }
+  return out;
+}
+
+/** Whether `needle` occurs in `text` (the model output) as written. */
+function mentions(text: string, needle: string): boolean {
+  return needle !== '' && text.includes(needle);
+}
+
+/**
+ * A2 (MUST): selected, rendered and cited are three boolean observations, and `cited` is an
+ * observed fact: a frame is cited only if it was rendered (its label was in the prompt) and the
+ * model output names it — its citation label, or its frame id — and a rendered frame whose citation
+ * label the output quotes verbatim is cited.
+ */
+export function checkCitedObserved(record: AttributionRecord | undefined, composed: ComposedPrompt | undefined, modelOutput: string): Finding[] {
+  if (record === undefined || composed === undefined) return [violation('A2', '/', 'the host produced no attribution record (or no composed prompt) to observe')];
+  const out: Finding[] = [];
+  const rendered = new Map(composed.frames.map((f) => [frameIdKey(f.frameId), f]));
+  (record.uses ?? []).forEach((use, i) => {
+    const at = `/uses/${i}`;
+    for (const flag of ['selected', 'rendered', 'cited'] as const) {
+      if (typeof use[flag] !== 'boolean') out.push(violation('A2', `${at}/${flag}`, `${flag} is ${show(use[flag])}; required an independent boolean observation, not a score`));
+    }
+    const frame = use.frame as FrameId | undefined;
+    if (frame === undefined || typeof frame.frame_id !== 'string') return; // A1's business
+    const r = rendered.get(frameIdKey(frame));
+    const named = r !== undefined && (mentions(modelOutput, r.citation) || mentions(modelOutput, frame.frame_id));
+    if (use.cited === true && !named) {
+      out.push(
+        violation('A2', `${at}/cited`, `${frameIdKey(frame)} is reported cited, but ${r === undefined ? 'it was never rendered' : `the model output names neither its citation label ${show(r.citation)} nor its frame id`}; cited must be observed in the output, never inferred`),
+      );
+    }
+    if (use.cited === false && r !== undefined && mentions(modelOutput, r.citation)) {
+      out.push(violation('A2', `${at}/cited`, `the model output quotes the citation label ${show(r.citation)} of ${frameIdKey(frame)}, yet it is reported not cited`));
+    }
+  });
+  return out;
+}
+
+/**
+ * A3 (MUST): the record is reconcilable — coherent (cited ⇒ rendered ⇒ selected) and naming only
+ * frames the paired usage report billed (checkAttribution of src/host/attribution.ts).
+ */
+export function checkAttributionReconcilable(record: AttributionRecord | undefined, usage: UsageReport | undefined): Finding[] {
+  if (record === undefined || usage === undefined) return [violation('A3', '/', 'the host produced no attribution record or no usage report to reconcile it with')];
+  const findings = checkAttribution(record, usage);
+  const billed = (usage.providers ?? []).some((p) => (p.served_frames ?? []).length > 0);
+  if (billed && (record.uses ?? []).length === 0) findings.push(violation('A3', '/uses', 'the attribution record names no frame although the usage report bills some; nothing reconciles'));
+  return findings;
+}

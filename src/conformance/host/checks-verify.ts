@@ -1,0 +1,382 @@
+/**
+ * Host-facing checks of verify & reuse (§6.3 D3/D4, §9 V1/V4, S9-verify-correlation) and of
+ * attestation verdicts (§6.5.4 F8/F9, S6.5.4-distinct-verdicts). Pure functions from what the
+ * scenario observed — the lines a provider RECEIVED or SENT on the wire, what the host returned —
+ * to findings; each message starts with the id it witnesses and says seen vs required.
+ *
+ * The last section holds the one scenario helper these checks need that HostScenario lacks: connect
+ * the BUNDLED reference provider (it signs its results) through a recording tee, so "the provider
+ * served these frames" is an observation of the wire, not of the host's own bookkeeping.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameId } from '../../../generated/types/index.js';
+import type { ComposedPrompt } from '../../host/compose/types.js';
+import type { FanOutResult } from '../../host/fan-out.js';
+import type { ReceivedFrame } from '../../host/types.js';
+import type { VerifyOutcome } from '../../host/verify-reuse.js';
+import { violation, warning, type Finding } from '../../protocol/findings.js';
+import { frameIdKey } from '../../protocol/identity.js';
+import { findPackageRoot } from '../../util/package-root.js';
+import { bundledProviderCommand } from '../suite/config.js';
+import type { HostScenario } from './scenario.js';
+
+type Line = Record<string, unknown>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
+  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}
+
+/** The verify envelopes among the lines a provider received. */
+export function verifiesIn(lines: readonly Line[]): Line[] {
+  return lines.filter((l) => l.type === 'verify');
+}
+
+/** The identities of one verify envelope's request (entries that are not objects kept as-is). */
+function identitiesOf(verify: Line): unknown[] {
+  const request = verify.request;
+  return isObject(request) && Array.isArray(request.frames) ? request.frames : [];
+}
+
+// §6.3: an identity is exactly these members.
+const IDENTITY_MEMBERS: ReadonlySet<string> = new Set(['provider_id', 'frame_id', 'content_digest']);
+const VERIFY_ENVELOPE_MEMBERS: ReadonlySet<string> = new Set(['type', 'id', 'request']);
+
+/** Every string anywhere inside `value` (to find a body under any member name). */
+function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsIn(v, out);
+  else if (isObject(value)) for (const v of Object.values(value)) stringsIn(v, out);
+  return out;
+}
+
+/**
+ * V1 (MUST): every verify the provider received carries frame identities only — no member outside
+ * (provider_id, frame_id, content_digest) in an identity, nothing but `frames` in the request, and no
+ * held frame's body (content) anywhere in the envelope. V1 (SHOULD): only identities carrying a
+ * content_digest are sent (a digest-less one is re-queried instead) — a warning.
+ * `expectVerify`: the scenario held digest-bearing frames of a provider declaring verify, so a
+ * verify must have reached it (otherwise there is nothing to witness, which is reported, not passed).
+ */
+export function checkVerifyIdentitiesOnly(
+  provider: { label: string },
+  received: readonly Line[],
+  held: readonly ReceivedFrame[],
+  expectVerify: boolean,
+): Finding[] {
+  const out: Finding[] = [];
+  const verifies = verifiesIn(received);
+  if (verifies.length === 0) {
+    if (expectVerify) {
+      out.push(
+        violation('V1', '/verify', `provider ${JSON.stringify(provider.label)} (declaring capabilities.verify) received no verify for the held frames carrying a content_digest; nothing to witness — required: a verify of their identities`),
+      );
+    }
+    return out;
+  }
+  const bodies = held.map((f) => f.frame.content).filter((c): c is string => typeof c === 'string' && c.length > 0);
+  verifies.forEach((verify, n) => {
+    const at = `/verify/${n}`;
+    const extraEnvelope = Object.keys(verify).filter((k) => !VERIFY_ENVELOPE_MEMBERS.has(k));
+    if (extraEnvelope.length > 0) out.push(violation('V1', at, `the verify envelope carries member(s) ${extraEnvelope.join(', ')} beside type/id/request; required: frame identities only`));
+    const request = verify.request;
+    if (isObject(request)) {
+      const extraRequest = Object.keys(request).filter((k) => k !== 'frames');
+      if (extraRequest.length > 0) out.push(violation('V1', `${at}/request`, `the verify request carries member(s) ${extraRequest.join(', ')} beside frames; required: frame identities only`));
+    }
+    identitiesOf(verify).forEach((identity, i) => {
+      const iat = `${at}/request/frames/${i}`;
+      if (!isObject(identity)) {
+        out.push(violation('V1', iat, `entry ${show(identity)} is not a frame identity`));
+        return;
+      }
+      const extra = Object.keys(identity).filter((k) => !IDENTITY_MEMBERS.has(k));
+      if (extra.length > 0) {
+        out.push(violation('V1', iat, `identity of ${show(identity.frame_id)} carries member(s) ${extra.join(', ')}; required: provider_id, frame_id, content_digest only — never a body`));
+      }
+      if (identity.content_digest === undefined || identity.content_digest === null) {
+        out.push(warning('V1', iat, `identity of ${show(identity.frame_id)} carries no content_digest; a digest-less frame cannot be revalidated and should be re-queried instead`));
+      }
+    });
+    const strings = stringsIn(verify);
+    const leaked = bodies.filter((b) => strings.includes(b));
+    if (leaked.length > 0) out.push(violation('V1', at, `the verify carries ${leaked.length} held frame bod${leaked.length === 1 ? 'y' : 'ies'} verbatim (e.g. ${show(leaked[0])}); required: identities only`));
+  });
+  return out;
+}
+
+function keysOf(frames: readonly ReceivedFrame[]): Set<string> {
+  return new Set(frames.map((f) => frameIdKey(f.frameId)));
+}
+
+function hasDigest(id: FrameId): boolean {
+  return typeof id.content_digest === 'string';
+}
+
+/**
+ * D3 (MUST): a held frame without a content_digest is never kept for reuse (retained); V1 (SHOULD):
+ * it is re-queried instead (listed in `requery`).
+ */
+export function checkDigestlessNotReused(outcome: VerifyOutcome | undefined, held: readonly ReceivedFrame[]): Finding[] {
+  if (outcome === undefined) return [violation('D3', '/', 'the host returned no verify outcome for its held frames')];
+  const out: Finding[] = [];
+  const digestless = held.filter((f) => !hasDigest(f.frameId));
+  if (digestless.length === 0) return [violation('D3', '/', 'harness: the scenario held no digest-less frame; nothing to witness')];
+  const retained = keysOf(outcome.retained);
+  const requery = keysOf(outcome.requery);
+  for (const f of digestless) {
+    const key = frameIdKey(f.frameId);
+    if (retained.has(key)) {
+      out.push(violation('D3', '/retained', `frame ${show(f.frameId.frame_id)} carries no content_digest and the host kept its stored body for reuse; required: re-query or re-verify it, never trust the stored copy`));
+    } else if (!requery.has(key)) {
+      out.push(warning('V1', '/requery', `frame ${show(f.frameId.frame_id)} carries no content_digest and is neither reused nor listed for re-query; a digest-less frame is re-queried instead`));
+    }
+  }
+  return out;
+}
+
+/**
+ * D4 (SHOULD) and V4 (MUST): a stored body is reused only after a verify the provider received
+ * confirmed its identity `valid`. `verdicts` is what the scripted provider answers per frame id
+ * (absent = valid). A retained frame that was never asked about is a D4 warning; a retained frame
+ * the provider called stale or gone is a V4 violation (and a D4 warning: the identity no longer holds).
+ */
+export function checkReuseOnlyOnValid(
+  outcome: VerifyOutcome | undefined,
+  received: readonly Line[],
+  verdicts: Readonly<Record<string, string>>,
+  ids: readonly string[],
+): Finding[] {
+  if (outcome === undefined) return [violation(ids[0] ?? 'D4', '/', 'the host returned no verify outcome for its held frames')];
+  const out: Finding[] = [];
+  const asked = new Set<string>();
+  for (const verify of verifiesIn(received)) {
+    for (const identity of identitiesOf(verify)) {
+      if (isObject(identity) && typeof identity.provider_id === 'string' && typeof identity.frame_id === 'string') {
+        asked.add(frameIdKey(identity as unknown as FrameId));
+      }
+    }
+  }
+  for (const f of outcome.retained) {
+    const name = show(f.frameId.frame_id);
+    const status = verdicts[f.frameId.frame_id] ?? 'valid';
+    if (!asked.has(frameIdKey(f.frameId))) {
+      out.push(warning('D4', '/retained', `the host kept the stored body of ${name} although the provider never received a verify for its identity; required: confirm the identity via verify before trusting it`));
+    } else if (status !== 'valid') {
+      out.push(violation('V4', '/retained', `the host keeps serving its stored copy of ${name} after a ${status} verdict; required: discard it`));
+      out.push(warning('D4', '/retained', `the host reused the body of ${name} although verify answered ${status}; required: reuse only an identity verify confirmed valid`));
+    }
+  }
+  return out;
+}
+
+/** S9-verify-correlation (SHOULD): every verify sent to a provider declaring correlation carries an id. */
+export function checkVerifyCorrelated(provider: { label: string }, received: readonly Line[]): Finding[] {
+  const verifies = verifiesIn(received);
+  if (verifies.length === 0) return [violation('S9-verify-correlation', '/verify', `provider ${JSON.stringify(provider.label)} received no verify; nothing to witness`)];
+  return verifies.flatMap((v, n) =>
+    v.id === undefined || v.id === null
+      ? [warning('S9-verify-correlation', `/verify/${n}/id`, `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, without an id; required: correlated by id exactly as query/frames`)]
+      : [],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attestation verdicts (F8, F9, S6.5.4-distinct-verdicts)
+
+/** One frame as the provider served it on the wire, with the algorithms of the attestations covering it. */
+export interface ServedFrame {
+  frameId: FrameId;
+  content: unknown;
+  algorithms: string[];
+}
+
+/** The frames of every `frames` reply a provider SENT (recorded by the tee), with their attestations' algorithms. */
+export function servedFrames(providerName: string, sent: readonly Line[]): ServedFrame[] {
+  const out: ServedFrame[] = [];
+  for (const line of sent) {
+    if (line.type !== 'frames' || !isObject(line.result) || !Array.isArray(line.result.frames)) continue;
+    const result = line.result;
+    const rootAlgorithm = isObject(result.result_attestation) && typeof result.result_attestation.algorithm === 'string' ? [result.result_attestation.algorithm] : [];
+    const entries = Array.isArray(result.frame_attestations) ? result.frame_attestations.filter(isObject) : [];
+    for (const frame of result.frames as unknown[]) {
+      if (!isObject(frame) || typeof frame.id !== 'string') continue;
+      const frameId: FrameId = { provider_id: providerName, frame_id: frame.id };
+      if (typeof frame.content_digest === 'string') frameId.content_digest = frame.content_digest;
+      const own = entries
+        .filter((e) => isObject(e.frame) && e.frame.frame_id === frame.id && isObject(e.attestation) && typeof e.attestation.algorithm === 'string')
+        .map((e) => (e.attestation as Record<string, unknown>).algorithm as string);
+      out.push({ frameId, content: frame.content, algorithms: [...new Set([...own, ...rootAlgorithm])] });
+    }
+  }
+  return out;
+}
+
+/** The host's copy of a served frame among its answers (by full identity). */
+function received(fanOut: FanOutResult | undefined, id: FrameId): ReceivedFrame | undefined {
+  const key = frameIdKey(id);
+  for (const answer of fanOut?.answers ?? []) for (const f of answer.frames) if (frameIdKey(f.frameId) === key) return f;
+  return undefined;
+}
+
+/** contextgraph/1.0 defines one attestation algorithm (§6.5.2; DESIGN 6). */
+export const RECOGNISED_ALGORITHMS: readonly string[] = ['ed25519'];
+
+/**
+ * F8 (MUST): every served frame covered only by attestations of an algorithm contextgraph/1.0 does
+ * not define is reported `uncheckable` — never `attested`.
+ */
+export function checkUnknownAlgorithmUncheckable(served: readonly ServedFrame[], fanOut: FanOutResult | undefined): Finding[] {
+  const subject = served.filter((s) => s.algorithms.length > 0 && s.algorithms.every((a) => !RECOGNISED_ALGORITHMS.includes(a)));
+  if (subject.length === 0) return [violation('F8', '/', 'harness: the provider served no frame attested with an unrecognised algorithm; nothing to witness')];
+  const out: Finding[] = [];
+  for (const s of subject) {
+    const f = received(fanOut, s.frameId);
+    if (f === undefined) continue; // F9's business
+    const verdict = f.evidence?.verdict;
+    if (verdict === 'attested') {
+      out.push(violation('F8', `/answers/${s.frameId.frame_id}`, `frame ${show(s.frameId.frame_id)} is attested only with algorithm(s) ${s.algorithms.join(', ')} and the host reported it attested; "I cannot check this" is never "this is good" — required: uncheckable`));
+    } else if (verdict !== 'uncheckable') {
+      out.push(violation('F8', `/answers/${s.frameId.frame_id}`, `frame ${show(s.frameId.frame_id)} is attested with unrecognised algorithm(s) ${s.algorithms.join(', ')}; the host reported ${show(verdict)}, required: uncheckable`));
+    }
+  }
+  return out;
+}
+
+/**
+ * F9 (MUST): no served frame is rejected or dropped because its attestation cannot be verified — it
+ * is among the host's answers and, with a budget that holds everything, in the composed prompt,
+ * as an unattested frame would be (not attested).
+ */
+export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: FanOutResult | undefined, composed: ComposedPrompt | undefined): Finding[] {
+  if (served.length === 0) return [violation('F9', '/', 'harness: the provider served no frame; nothing to witness')];
+  const out: Finding[] = [];
+  const inPrompt = new Set((composed?.frames ?? []).map((f) => frameIdKey(f.frameId)));
+  for (const s of served) {
+    const name = show(s.frameId.frame_id);
+    const f = received(fanOut, s.frameId);
+    if (f === undefined) {
+      out.push(violation('F9', '/answers', `frame ${name} (attested with ${s.algorithms.join(', ') || 'nothing'}) was served but the host dropped it from its answers; required: an unverifiable attestation degrades the frame to unattested, never drops it`));
+      continue;
+    }
+    if (composed !== undefined && !inPrompt.has(frameIdKey(s.frameId))) {
+      out.push(violation('F9', '/composed', `frame ${name} was served and fits the budget but the host left it out of the composed prompt; required: treated exactly as an unattested frame`));
+    }
+  }
+  return out;
+}
+
+/** The distinct verdicts §6.5.4 names (DESIGN 6), plus F13's proof-mismatch. */
+export const DISTINCT_VERDICTS: readonly string[] = ['attested', 'commitment-mismatch', 'bad-signature', 'unknown-key', 'uncheckable', 'unattested', 'proof-mismatch'];
+
+/**
+ * S6.5.4-distinct-verdicts (MUST): the host reports, for each frame id of `expected` the provider
+ * served, exactly the verdict given — distinct outcomes, not a boolean collapsed into attested / not
+ * attested. Any verdict outside the distinct vocabulary is a violation too.
+ */
+export function checkVerdicts(expected: Readonly<Record<string, string>>, served: readonly ServedFrame[], fanOut: FanOutResult | undefined): Finding[] {
+  const out: Finding[] = [];
+  for (const [frameId, want] of Object.entries(expected)) {
+    const s = served.find((x) => x.frameId.frame_id === frameId);
+    if (s === undefined) {
+      out.push(violation('S6.5.4-distinct-verdicts', '/', `harness: the provider served no frame ${show(frameId)}; nothing to witness`));
+      continue;
+    }
+    const f = received(fanOut, s.frameId);
+    if (f === undefined) {
+      out.push(violation('S6.5.4-distinct-verdicts', '/answers', `frame ${show(frameId)} was served but is not among the host's answers, so it carries no verdict; required ${want}`));
+      continue;
+    }
+    const verdict: unknown = f.evidence?.verdict;
+    if (typeof verdict !== 'string' || !DISTINCT_VERDICTS.includes(verdict)) {
+      out.push(violation('S6.5.4-distinct-verdicts', `/answers/${frameId}`, `frame ${show(frameId)} carries attestation verdict ${show(verdict)}; required one of ${DISTINCT_VERDICTS.join(', ')}, never a boolean`));
+    } else if (verdict !== want) {
+      out.push(violation('S6.5.4-distinct-verdicts', `/answers/${frameId}`, `frame ${show(frameId)} is reported ${verdict}; required ${want} — the outcomes are distinct findings with opposite responses, not collapsed`));
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenario helper: the bundled (signing) reference provider behind a recording tee
+
+/** Passes every line both ways; appends each line the provider WROTE to argv[1] (CommonJS, `node -e`). */
+const TEE = String.raw`
+const { spawn } = require('node:child_process');
+const { appendFileSync } = require('node:fs');
+const [record, command, ...args] = process.argv.slice(1);
+const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+let buf = '';
+child.stdout.setEncoding('utf8');
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  buf += chunk;
+  let i;
+  while ((i = buf.indexOf('\n')) >= 0) { appendFileSync(record, buf.slice(0, i) + '\n'); buf = buf.slice(i + 1); }
+});
+process.stdin.pipe(child.stdin);
+child.stdin.on('error', () => {});
+child.on('exit', (code) => process.exit(code === null ? 1 : code));
+`;
+
+interface TeedProvider {
+  routingId: string;
+  name: string;
+  sentPath: string;
+}
+
+const STATE_KEY = 'checks-verify:teed';
+
+function teed(h: HostScenario): Map<string, TeedProvider> {
+  let map = h.state.get(STATE_KEY) as Map<string, TeedProvider> | undefined;
+  if (map === undefined) {
+    map = new Map();
+    h.state.set(STATE_KEY, map);
+  }
+  return map;
+}
+
+/**
+ * Have the host under test connect the bundled reference provider (optionally in one of its
+ * misbehaviour modes, e.g. the F8/F9 fixture `unknown-attestation-algorithm`) over stdio, through a
+ * tee recording every line the provider sends. Compiled runs use dist/ (config.bundledProviderCommand).
+ */
+export async function connectBundledProvider(h: HostScenario, label: string, mode?: string): Promise<TeedProvider> {
+  const root = findPackageRoot();
+  const entry = bundledProviderCommand(root);
+  const sentPath = join(h.dir, `${label.replace(/[^A-Za-z0-9_-]/g, '_')}.sent.ndjson`);
+  const args = ['-e', TEE, '--', sentPath, entry.command, ...entry.args, ...(mode !== undefined ? ['--misbehave', mode] : [])];
+  const host = await h.host();
+  const descriptor = await host.connectStdio(process.execPath, args, { cwd: root });
+  const provider: TeedProvider = { routingId: descriptor.routingId, name: descriptor.name, sentPath };
+  teed(h).set(label, provider);
+  return provider;
+}
+
+/** A teed provider of this scenario. */
+export function teedProvider(h: HostScenario, label: string): TeedProvider {
+  const p = teed(h).get(label);
+  if (p === undefined) throw new Error(`no bundled provider ${JSON.stringify(label)} was connected in this scenario`);
+  return p;
+}
+
+/** Every line a teed provider SENT, parsed (unparseable lines kept as {raw}). */
+export function sentBy(h: HostScenario, label: string): Line[] {
+  const file = teedProvider(h, label).sentPath;
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Line;
+      } catch {
+        return { raw: l };
+      }
+    });
+}

@@ -1,0 +1,59 @@
+// Usage report (UR1) and attribution (A1–A3). Thin: the host under test composes what it received,
+// bills it and attributes a model output the scenario hands in; src/conformance/host/checks-usage.ts
+// judges the report and the record against the frames served and against each other.
+import { Then, When } from '@cucumber/cucumber';
+import {
+  checkAttributionHandles,
+  checkAttributionReconcilable,
+  checkCitedObserved,
+  checkUsageBillsServed,
+} from '../../src/conformance/host/checks-usage.js';
+import type { ProviderWorld } from '../world.js';
+
+const MODEL_OUTPUT = 'usage.steps:model-output';
+/** The accounting time handed to the host (a fixed protocol timestamp keeps the report deterministic). */
+const AS_OF = '2026-01-01T00:00:00Z';
+
+function answers(world: ProviderWorld) {
+  if (world.h.lastFanOut === undefined) throw new Error(`no fan-out to bill${world.h.lastError ? ` (it failed: ${String(world.h.lastError)})` : ''}`);
+  return world.h.lastFanOut.answers;
+}
+
+When(
+  'the host under test composes its answers into {int} budget tokens, bills them and attributes the model output {string}',
+  async function (this: ProviderWorld, budget: number, output: string) {
+    await this.run(async () => {
+      const host = await this.h.host();
+      const composed = await host.compose(answers(this), { budgetTokens: budget });
+      this.h.lastComposed = composed;
+      const usage = await host.usage(answers(this), composed, AS_OF);
+      this.h.lastUsage = usage;
+      this.h.state.set(MODEL_OUTPUT, output);
+      this.h.lastAttribution = await host.attribute(composed, usage, output);
+    });
+  },
+);
+
+Then('the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost \\(UR1)', async function (this: ProviderWorld) {
+  await this.run(() => {
+    this.judge(checkUsageBillsServed(this.h.lastUsage, answers(this)));
+  });
+});
+
+Then('every attribution record is keyed by the FrameId of a frame served \\(A1)', async function (this: ProviderWorld) {
+  await this.run(() => {
+    this.judge(checkAttributionHandles(this.h.lastAttribution, answers(this)));
+  });
+});
+
+Then('the attribution reports selected, rendered and cited apart, cited only where the model output names the frame \\(A2)', async function (this: ProviderWorld) {
+  await this.run(() => {
+    this.judge(checkCitedObserved(this.h.lastAttribution, this.h.lastComposed, String(this.h.state.get(MODEL_OUTPUT) ?? '')));
+  });
+});
+
+Then('the attribution record is coherent and names only frames the usage report billed \\(A3)', async function (this: ProviderWorld) {
+  await this.run(() => {
+    this.judge(checkAttributionReconcilable(this.h.lastAttribution, this.h.lastUsage));
+  });
+});

@@ -1,0 +1,108 @@
+// Verify & reuse (V1, D3, D4, V4, S9-verify-correlation) and attestation verdicts (F8, F9,
+// S6.5.4-distinct-verdicts). Thin: the steps drive the HostScenario (and the bundled signing provider
+// behind a recording tee) and hand what was observed to src/conformance/host/checks-verify.ts.
+import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
+import {
+  checkDigestlessNotReused,
+  checkReuseOnlyOnValid,
+  checkUnknownAlgorithmUncheckable,
+  checkUnverifiableKept,
+  checkVerdicts,
+  checkVerifyCorrelated,
+  checkVerifyIdentitiesOnly,
+  connectBundledProvider,
+  sentBy,
+  servedFrames,
+  teedProvider,
+} from '../../src/conformance/host/checks-verify.js';
+import type { ReceivedFrame } from '../../src/host/types.js';
+import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
+import type { ProviderWorld } from '../world.js';
+
+const HELD = 'verify.steps:held';
+const OUTCOME = 'verify.steps:outcome';
+/** Room for everything the bundled provider serves (F9: nothing may be left out for budget reasons). */
+const ROOMY_BUDGET = 100_000;
+
+function held(world: ProviderWorld): ReceivedFrame[] {
+  return (world.h.state.get(HELD) as ReceivedFrame[] | undefined) ?? [];
+}
+
+function outcome(world: ProviderWorld): VerifyOutcome | undefined {
+  return world.h.state.get(OUTCOME) as VerifyOutcome | undefined;
+}
+
+/** The script's verdicts as status strings per frame id (absent = valid). */
+function scriptedVerdicts(world: ProviderWorld, label: string): Record<string, string> {
+  const raw = (world.h.provider(label).config.verdicts ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const [id, v] of Object.entries(raw)) out[id] = typeof v === 'string' ? v : String((v as { status?: unknown }).status);
+  return out;
+}
+
+Given('the host under test has connected the bundled reference provider {string} in its {string} mode', async function (this: ProviderWorld, label: string, mode: string) {
+  await this.run(() => connectBundledProvider(this.h, label, mode));
+});
+
+When('the host under test verifies every frame it holds from {string}', async function (this: ProviderWorld, label: string) {
+  await this.run(async () => {
+    const routingId = this.h.routingId(label);
+    if (this.h.lastFanOut === undefined) throw new Error(`no fan-out to take held frames from${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
+    const frames = this.h.lastFanOut.answers.filter((a) => a.provider.routingId === routingId).flatMap((a) => a.frames);
+    if (frames.length === 0) throw new Error(`the host holds no frame from ${label} to verify`);
+    this.h.state.set(HELD, frames);
+    const host = await this.h.host();
+    this.h.state.set(OUTCOME, await host.verify(routingId, frames));
+  });
+});
+
+Then('every verify {string} received carried frame identities only \\(V1)', async function (this: ProviderWorld, label: string) {
+  await this.run(() => {
+    const frames = held(this);
+    const expectVerify = this.h.provider(label).config.verify === true && frames.some((f) => typeof f.frameId.content_digest === 'string');
+    this.judge(checkVerifyIdentitiesOnly({ label }, this.h.received(label), frames, expectVerify));
+  });
+});
+
+Then('the digest-less frame of {string} was re-queried, not reused \\(D3)', async function (this: ProviderWorld, label: string) {
+  await this.run(() => {
+    this.h.provider(label); // the label must name this scenario's provider
+    this.judge(checkDigestlessNotReused(outcome(this), held(this)));
+  });
+});
+
+Then('the host reused only the bodies {string} confirmed valid \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
+  await this.run(() => {
+    this.judge(checkReuseOnlyOnValid(outcome(this), this.h.received(label), scriptedVerdicts(this, label), ids));
+  });
+});
+
+Then('every verify {string} received carried a correlation id \\(S9-verify-correlation)', async function (this: ProviderWorld, label: string) {
+  await this.run(() => {
+    this.judge(checkVerifyCorrelated({ label }, this.h.received(label)));
+  });
+});
+
+Then('every frame {string} served under its unrecognised algorithm is reported uncheckable, never attested \\(F8)', async function (this: ProviderWorld, label: string) {
+  await this.run(() => {
+    const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
+    this.judge(checkUnknownAlgorithmUncheckable(served, this.h.lastFanOut));
+  });
+});
+
+Then('every frame {string} served is among the host\'s answers and in a prompt composed with room for all \\(F9)', async function (this: ProviderWorld, label: string) {
+  await this.run(async () => {
+    const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
+    const host = await this.h.host();
+    const composed = this.h.lastFanOut ? await host.compose(this.h.lastFanOut.answers, { budgetTokens: ROOMY_BUDGET }) : undefined;
+    this.judge(checkUnverifiableKept(served, this.h.lastFanOut, composed));
+  });
+});
+
+Then('the host reported these attestation verdicts for what {string} served \\(S6.5.4-distinct-verdicts):', async function (this: ProviderWorld, label: string, table: DataTable) {
+  await this.run(() => {
+    const expected = Object.fromEntries(table.hashes().map((row) => [row.frame!, row.verdict!]));
+    const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
+    this.judge(checkVerdicts(expected, served, this.h.lastFanOut));
+  });
+});
