@@ -1,0 +1,13 @@
+@types
+Feature: The published schema keeps every contextgraph/1 field stable (U4)
+  A field contextgraph/1 defines is never deleted or redefined within the major family. The published
+  schema (schema/, or CGP_SCHEMA_DIR) is inventoried by wire path and JSON type and compared with the
+  frozen inventory of the 1.0 fields (vectors/schema-inventory-1.0.json, written once by
+  scripts/freeze-schema-inventory.ts). Additions are fine; a missing field, a changed type or a removed
+  base-vocabulary value is a failure. Meaning is kept by review and is not claimed here.
+
+  @U4
+  Scenario: Every contextgraph/1.0 field is still defined with its name and type
+    Given the published schema directory
+    When the harness inventories every field the schema defines
+    Then every field of the frozen contextgraph/1.0 inventory is still defined with its name and type (U4)
