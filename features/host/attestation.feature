@@ -1,5 +1,5 @@
 @host
-Feature: Attestation verdicts: "I cannot check this" is never "this is good", and never a reason to drop (F8, F9, S6.5.4-distinct-verdicts)
+Feature: Attestation verdicts: "I cannot check this" is never "this is good", and never a reason to drop (F8, F9, S6.5.4-distinct-verdicts, S6.5.4-strict-ed25519)
   The host connects the bundled reference provider, which signs its results, through a tee that records
   every line the provider SENT: the frames and attestations on the wire are the reference the host's
   verdicts and answers are judged against. The fixture mode `unknown-attestation-algorithm` signs with
@@ -30,3 +30,10 @@ Feature: Attestation verdicts: "I cannot check this" is never "this is good", an
       | frame               | verdict     |
       | frm_getting_started | uncheckable |
       | frm_retry_policy    | uncheckable |
+
+  @S6.5.4-strict-ed25519
+  Scenario: A signature that verifies only because the public key has small order does not attest
+    Given a scripted provider "docs" that signs its result under a small-order ed25519 key
+    And the host under test has connected "docs"
+    When the host under test fans a query out
+    Then no frame "docs" served under its small-order key is reported attested (S6.5.4-strict-ed25519)

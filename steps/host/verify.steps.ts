@@ -5,6 +5,7 @@ import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import {
   checkDigestlessNotReused,
   checkReuseOnlyOnValid,
+  checkSmallOrderKeyNotAttested,
   checkUnknownAlgorithmUncheckable,
   checkUnverifiableKept,
   checkVerdicts,
@@ -13,6 +14,7 @@ import {
   connectBundledProvider,
   sentBy,
   servedFrames,
+  smallOrderKeyScript,
   teedProvider,
 } from '../../src/conformance/host/checks-verify.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
@@ -104,5 +106,19 @@ Then('the host reported these attestation verdicts for what {string} served \\(S
     const expected = Object.fromEntries(table.hashes().map((row) => [row.frame!, row.verdict!]));
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
     this.judge(checkVerdicts(expected, served, this.h.lastFanOut));
+  });
+});
+
+Given('a scripted provider {string} that signs its result under a small-order ed25519 key', async function (this: ProviderWorld, label: string) {
+  await this.run(() => {
+    this.h.scripted(label, smallOrderKeyScript(label));
+  });
+});
+
+Then('no frame {string} served under its small-order key is reported attested \\(S6.5.4-strict-ed25519)', async function (this: ProviderWorld, label: string) {
+  await this.run(() => {
+    const result = this.h.provider(label).config.rawResult;
+    const served = servedFrames(label, [{ type: 'frames', result }]);
+    this.judge(checkSmallOrderKeyNotAttested(served, this.h.lastFanOut));
   });
 });

@@ -13,12 +13,14 @@ import { createBundledHost } from '../../src/conformance/host/adapter.js';
 import {
   checkDigestlessNotReused,
   checkReuseOnlyOnValid,
+  checkSmallOrderKeyNotAttested,
   checkUnknownAlgorithmUncheckable,
   checkUnverifiableKept,
   checkVerdicts,
   checkVerifyCorrelated,
   checkVerifyIdentitiesOnly,
   servedFrames,
+  smallOrderKeyScript,
 } from '../../src/conformance/host/checks-verify.js';
 import {
   checkAttributionHandles,
@@ -204,6 +206,33 @@ describe('host variants of the verify group, end to end', () => {
       failsWith(judgeAll(await observe(mode)), id);
     });
   }
+});
+
+describe('S6.5.4-strict-ed25519: a small-order key never attests', () => {
+  async function verdicts(mode?: string) {
+    const dir = tempDir('cgp-host-strict-');
+    dirs.push(dir);
+    const host = createBundledHost({ ledgerPath: join(dir, 'ledger.jsonl'), handshakeTimeoutMs: 10_000, requestTimeoutMs: 10_000, ...(mode ? { misbehave: mode } : {}) });
+    try {
+      const script = smallOrderKeyScript('docs');
+      await host.connectStdio(process.execPath, [SCRIPTED_PROVIDER, JSON.stringify({ name: 'docs', ...script })]);
+      const fanOut = await host.queryAll(SAMPLE_QUERY);
+      const served = servedFrames('docs', [{ type: 'frames', result: script.rawResult }]);
+      return { fanOut, served, seen: fanOut.answers.flatMap((a) => a.frames.map((f) => f.evidence?.verdict)) };
+    } finally {
+      await host.close();
+    }
+  }
+  it('the honest host reports bad-signature; the permissive variant attests and is warned', async () => {
+    const honest = await verdicts();
+    assert.deepEqual(honest.seen, ['bad-signature', 'bad-signature']);
+    assert.deepEqual(checkSmallOrderKeyNotAttested(honest.served, honest.fanOut), []);
+    const permissive = await verdicts('permissive-ed25519');
+    assert.deepEqual(permissive.seen, ['attested', 'attested']);
+    const fs = checkSmallOrderKeyNotAttested(permissive.served, permissive.fanOut);
+    assert.equal(fs.length, 2);
+    for (const f of fs) assert.ok(f.message.startsWith('S6.5.4-strict-ed25519 warning: '), f.message);
+  });
 });
 
 // ── U4: the frozen 1.0 inventory against the published schema and against mutated copies ──────────

@@ -1,6 +1,6 @@
 /**
  * Host-facing checks of verify & reuse (§6.3 D3/D4, §9 V1/V4, S9-verify-correlation) and of
- * attestation verdicts (§6.5.4 F8/F9, S6.5.4-distinct-verdicts). Pure functions from what the
+ * attestation verdicts (§6.5.4 F8/F9, S6.5.4-distinct-verdicts, S6.5.4-strict-ed25519). Pure functions from what the
  * scenario observed — the lines a provider RECEIVED or SENT on the wire, what the host returned —
  * to findings; each message starts with the id it witnesses and says seen vs required.
  *
@@ -8,6 +8,7 @@
  * the BUNDLED reference provider (it signs its results) through a recording tee, so "the provider
  * served these frames" is an observation of the wire, not of the host's own bookkeeping.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameId } from '../../../generated/types/index.js';
@@ -15,6 +16,7 @@ import type { ComposedPrompt } from '../../host/compose/types.js';
 import type { FanOutResult } from '../../host/fan-out.js';
 import type { ReceivedFrame } from '../../host/types.js';
 import type { VerifyOutcome } from '../../host/verify-reuse.js';
+import { renderDigest, resultSetRoot } from '../../attest/index.js';
 import { violation, warning, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
 import { findPackageRoot } from '../../util/package-root.js';
@@ -297,6 +299,69 @@ export function checkVerdicts(expected: Readonly<Record<string, string>>, served
       out.push(violation('S6.5.4-distinct-verdicts', `/answers/${frameId}`, `frame ${show(frameId)} carries attestation verdict ${show(verdict)}; required one of ${DISTINCT_VERDICTS.join(', ')}, never a boolean`));
     } else if (verdict !== want) {
       out.push(violation('S6.5.4-distinct-verdicts', `/answers/${frameId}`, `frame ${show(frameId)} is reported ${verdict}; required ${want} — the outcomes are distinct findings with opposite responses, not collapsed`));
+    }
+  }
+  return out;
+}
+
+/** The identity point's encoding: a small-order (order 1) Ed25519 public key. */
+export const SMALL_ORDER_PUBLIC_KEY = `01${'00'.repeat(31)}`;
+/** R = identity, S = 0: satisfies [S]B = R + [k]A for A = identity and ANY message. */
+export const SMALL_ORDER_SIGNATURE = `01${'00'.repeat(63)}`;
+
+/**
+ * A scripted provider config for S6.5.4-strict-ed25519: two frames whose result root is signed
+ * "ed25519" under the small-order identity key with the signature (R = identity, S = 0). A permissive
+ * (ZIP-215 or cofactored) verifier accepts it for any message; a strict one rejects the key.
+ */
+export function smallOrderKeyScript(name: string): Record<string, unknown> {
+  const frames = [
+    { id: 'frm_alpha', content: 'Retries back off exponentially, starting at 100 ms.' },
+    { id: 'frm_beta', content: 'The retry budget allows five attempts.' },
+  ].map((f) => ({
+    id: f.id,
+    kind: 'doc',
+    title: `title ${f.id}`,
+    content: f.content,
+    content_digest: `sha256:${createHash('sha256').update(f.content, 'utf8').digest('hex')}`,
+    score: 0.5,
+    token_cost: Math.ceil(Buffer.byteLength(f.content, 'utf8') / 4),
+    citation_label: `cite ${f.id}`,
+  }));
+  const root = renderDigest(resultSetRoot(name, frames));
+  return {
+    ack: { attester_keys: [{ key_id: 'small-order-1', algorithm: 'ed25519', public_key: SMALL_ORDER_PUBLIC_KEY }] },
+    rawResult: {
+      frames,
+      truncated: false,
+      result_attestation: {
+        signed_commitment: root,
+        key_id: 'small-order-1',
+        algorithm: 'ed25519',
+        attester_id: name,
+        signature: SMALL_ORDER_SIGNATURE,
+        issued_at: '2026-01-01T00:00:00Z',
+      },
+    },
+  };
+}
+
+/**
+ * S6.5.4-strict-ed25519 (SHOULD): a frame whose only attestation verifies under a small-order public
+ * key (accepted by a permissive verifier for any message) is not reported attested.
+ */
+export function checkSmallOrderKeyNotAttested(served: readonly ServedFrame[], fanOut: FanOutResult | undefined): Finding[] {
+  if (served.length === 0) return [violation('S6.5.4-strict-ed25519', '/', 'harness: the provider served no frame; nothing to witness')];
+  const out: Finding[] = [];
+  if (served.every((s) => received(fanOut, s.frameId) === undefined)) {
+    return [violation('S6.5.4-strict-ed25519', '/answers', 'the host kept none of the served frames, so no verdict can be observed (F9 forbids dropping them); nothing to witness')];
+  }
+  for (const s of served) {
+    const verdict = received(fanOut, s.frameId)?.evidence?.verdict;
+    if (verdict === 'attested') {
+      out.push(
+        warning('S6.5.4-strict-ed25519', `/answers/${s.frameId.frame_id}`, `frame ${show(s.frameId.frame_id)} is reported attested under a small-order ed25519 public key, whose "signature" verifies for any message under a permissive verifier; a strict verifier rejects small-order keys`),
+      );
     }
   }
   return out;

@@ -8,6 +8,8 @@
 // line relay (a child node process it starts in front of the provider) that rewrites the host's verify
 // envelopes on their way out. The provider, which records what it received, sees exactly what a host
 // with that bug would send.
+import * as ed from '@noble/ed25519';
+import { fromLowerHex, parseDigest, renderDigest, resultSetRoot } from '../../attest/index.js';
 import type { ContextUse, AttributionRecord } from '../attribution.js';
 import type { HostUnderTest } from '../../conformance/host/adapter.js';
 import type { FanOutResult } from '../fan-out.js';
@@ -168,6 +170,36 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
         for (const a of r.answers) for (const f of a.frames) if (f.evidence !== undefined && f.evidence.verdict !== 'attested') f.evidence = { ...f.evidence, verdict: 'unattested' };
         return r;
       }),
+  },
+  {
+    mode: 'permissive-ed25519',
+    breaks: ['S6.5.4-strict-ed25519'],
+    description:
+      're-checks a result signature the strict verifier rejected with a permissive (ZIP-215, cofactored) Ed25519 verifier and, when that accepts it, reports the frames attested — small-order keys included',
+    wrap: (honest) => ({
+      ...honest,
+      queryAll: async (query) => {
+        const r = await honest.queryAll(query);
+        for (const a of r.answers) {
+          const ra = a.result.result_attestation;
+          if (ra === undefined || ra === null || ra.algorithm !== 'ed25519') continue;
+          const key = (a.provider.ack.attester_keys ?? []).find((k) => k.key_id === ra.key_id && k.algorithm === 'ed25519');
+          const root = parseDigest(ra.signed_commitment);
+          if (key === undefined || root === undefined || renderDigest(resultSetRoot(a.provider.name, a.result.frames)) !== ra.signed_commitment) continue;
+          const signature = fromLowerHex(ra.signature, 64);
+          const publicKey = fromLowerHex(key.public_key, 32);
+          if (signature === undefined || publicKey === undefined) continue;
+          let ok = false;
+          try {
+            ok = await ed.verifyAsync(signature, root, publicKey);
+          } catch {
+            ok = false;
+          }
+          if (ok) for (const f of a.frames) if (f.evidence?.verdict === 'bad-signature') f.evidence = { ...f.evidence, verdict: 'attested' };
+        }
+        return r;
+      },
+    }),
   },
   // ── usage report ───────────────────────────────────────────────────────────────────────────────
   {
