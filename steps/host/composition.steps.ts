@@ -1,0 +1,181 @@
+// Budget audit and prompt composition (B2, D2, F10, R3, S6.4.1-unrehydratable-empty, S6.6-single-provider-threshold,
+// S7.2-budget-token, S11-compose-reference). Scripted providers serve exactly the frames a scenario needs, the host
+// under test fans a query out and composes the answers; the checks in src/conformance/host/checks-composition.ts
+// judge what it returned. Steps are thin: they drive the HostScenario and hand observations to the checks.
+import { Given, Then, When } from '@cucumber/cucumber';
+import {
+  checkAuditExplainsDrops,
+  checkFenced,
+  checkLowScoresKept,
+  checkModelBudgetMapped,
+  checkNoRawScores,
+  checkOrderDeclaredAsPolicy,
+  checkOverBudgetDropped,
+  checkReferenceEmpty,
+  checkSameFrameIdOnce,
+  checkThresholdConfined,
+  servedBy,
+  type ScriptedFrame,
+} from '../../src/conformance/host/checks-composition.js';
+import type { HostScenario } from '../../src/conformance/host/scenario.js';
+import type { ComposeOptions } from '../../src/host/compose/types.js';
+import type { ProviderWorld } from '../world.js';
+
+const GOAL = 'how does the retry policy back off';
+
+interface CompositionState {
+  maxTokens?: number;
+  modelTokens?: number;
+}
+
+function state(h: HostScenario): CompositionState {
+  let s = h.state.get('composition') as CompositionState | undefined;
+  if (s === undefined) {
+    s = {};
+    h.state.set('composition', s);
+  }
+  return s;
+}
+
+function nameOf(h: HostScenario, label: string): string {
+  return String(h.provider(label).config.name ?? label);
+}
+
+function served(h: HostScenario, label: string): ScriptedFrame[] {
+  return servedBy(h.provider(label).config);
+}
+
+function frameOf(h: HostScenario, label: string, id: string): ScriptedFrame {
+  const f = served(h, label).find((s) => s.id === id);
+  if (f === undefined) throw new Error(`scripted provider ${JSON.stringify(label)} serves no frame ${JSON.stringify(id)}`);
+  return f;
+}
+
+/** Compose the last fan-out's answers (the fan-out itself must have answered). */
+async function compose(h: HostScenario, opts: ComposeOptions): Promise<void> {
+  if (h.lastFanOut === undefined) throw new Error(`the fan-out failed before composition: ${String(h.lastError)}`);
+  const host = await h.host();
+  h.lastComposed = await host.compose(h.lastFanOut.answers, opts);
+}
+
+Given('the host under test has connected {string} under the alias {string}', async function (this: ProviderWorld, label: string, alias: string) {
+  await this.run(async () => {
+    const p = await this.h.connect(label, { alias });
+    if (p.connectError !== undefined) throw new Error(`connecting ${label} as ${alias} was refused: ${String(p.connectError)}`);
+  });
+});
+
+When('the host under test fans out a query for at most {int} frames and {int} tokens', async function (this: ProviderWorld, maxFrames: number, maxTokens: number) {
+  await this.run(async () => {
+    state(this.h).maxTokens = maxTokens;
+    await this.h.queryAll({ goal: GOAL, max_frames: maxFrames, max_tokens: maxTokens });
+  });
+});
+
+When('the host under test composes the answers within {int} budget tokens', async function (this: ProviderWorld, budgetTokens: number) {
+  await this.run(() => compose(this.h, { budgetTokens }));
+});
+
+When('the host under test composes the answers for a model budget of {int} model tokens', async function (this: ProviderWorld, modelTokens: number) {
+  await this.run(() => {
+    state(this.h).modelTokens = modelTokens;
+    return compose(this.h, { modelBudgetTokens: modelTokens });
+  });
+});
+
+When(
+  'the host under test composes the answers within {int} budget tokens with a score threshold of {float} on {string} only',
+  async function (this: ProviderWorld, budgetTokens: number, threshold: number, label: string) {
+    await this.run(() => compose(this.h, { budgetTokens, providerThresholds: { [nameOf(this.h, label)]: threshold } }));
+  },
+);
+
+Then('{string} is dropped whole with a loud report of its declared and allowed tokens \\(B2)', async function (this: ProviderWorld, label: string) {
+  await this.run(async () => {
+    const frames = served(this.h, label);
+    const maxTokens = state(this.h).maxTokens;
+    if (maxTokens === undefined) throw new Error('no query was fanned out with a max_tokens');
+    const host = await this.h.host();
+    this.judge(
+      checkOverBudgetDropped(
+        {
+          label,
+          name: nameOf(this.h, label),
+          routingId: this.h.routingId(label),
+          servedIds: frames.map((f) => f.id),
+          declaredTokens: frames.reduce((sum, f) => sum + f.tokenCost, 0),
+          maxTokens,
+        },
+        this.h.lastFanOut,
+        this.h.lastComposed,
+        await host.logText(),
+        this.h.lastError,
+      ),
+    );
+  });
+});
+
+Then('the frame {string} of {string} appears once in the prompt \\(D2)', async function (this: ProviderWorld, id: string, providerName: string) {
+  await this.run(() => {
+    this.judge(checkSameFrameIdOnce(providerName, id, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
+  });
+});
+
+Then('every frame of {string} reaches the prompt despite its low scores \\(F10)', async function (this: ProviderWorld, label: string) {
+  await this.run(() => {
+    const budget = this.h.lastComposed?.budget.budgetTokens;
+    this.judge(checkLowScoresKept(nameOf(this.h, label), served(this.h, label), this.h.lastComposed, `no threshold was asked for and the budget of ${budget} tokens holds every offered frame`));
+  });
+});
+
+Then('no raw score is presented in the prompt \\(F10)', async function (this: ProviderWorld) {
+  await this.run(() => {
+    const all = [...this.h.providers.keys()].flatMap((label) => served(this.h, label));
+    this.judge(checkNoRawScores(all, this.h.lastComposed));
+  });
+});
+
+Then('the host states its cross-provider order as its own policy \\(F10)', async function (this: ProviderWorld) {
+  await this.run(() => {
+    this.judge(checkOrderDeclaredAsPolicy(this.h.lastComposed));
+  });
+});
+
+Then('the threshold of {float} on {string} touched no other provider\'s frames \\({ids})', async function (this: ProviderWorld, threshold: number, label: string, _ids: string[]) {
+  await this.run(() => {
+    const others = new Map([...this.h.providers.keys()].filter((l) => l !== label).map((l) => [nameOf(this.h, l), served(this.h, l)] as const));
+    this.judge(checkThresholdConfined(nameOf(this.h, label), threshold, others, this.h.lastComposed));
+  });
+});
+
+Then('the frame {string} of {string} stays in its own fenced block with the text {string} \\(R3)', async function (this: ProviderWorld, id: string, label: string, marker: string) {
+  await this.run(() => {
+    const f = frameOf(this.h, label, id);
+    this.judge(checkFenced({ provider: nameOf(this.h, label), id, kind: f.kind, marker }, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
+  });
+});
+
+Then('the reference frame {string} of {string} contributes empty content \\(S6.4.1-unrehydratable-empty)', async function (this: ProviderWorld, id: string, label: string) {
+  await this.run(() => {
+    const f = frameOf(this.h, label, id);
+    if (f.representation !== 'reference') throw new Error(`frame ${id} of ${label} is not served as a reference frame`);
+    this.judge(checkReferenceEmpty(nameOf(this.h, label), id, [f.content ?? '', f.title ?? ''], this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
+  });
+});
+
+Then('the prompt stays within the model budget through a safety factor \\(S7.2-budget-token)', async function (this: ProviderWorld) {
+  await this.run(() => {
+    const modelTokens = state(this.h).modelTokens;
+    if (modelTokens === undefined) throw new Error('no composition for a model budget was asked for');
+    this.judge(checkModelBudgetMapped(modelTokens, this.h.lastComposed));
+  });
+});
+
+Then(
+  'every offered frame is in the prompt or explained by a drop record, and {string} appears once \\(S11-compose-reference)',
+  async function (this: ProviderWorld, shared: string) {
+    await this.run(() => {
+      this.judge(checkAuditExplainsDrops(this.h.lastFanOut?.answers ?? [], this.h.lastComposed, [shared]));
+    });
+  },
+);
