@@ -10,6 +10,9 @@
 import type { Finding } from '../../protocol/findings.js';
 import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from './errors.js';
 
+/** Side tags (DESIGN "Tags"): they say which suite a scenario belongs to, they name no requirement. */
+const SIDE_TAGS = new Set(['provider', 'host', 'composition', 'types']);
+
 /** The slice of cucumber's message envelopes this module reads. */
 export interface CucumberMessage {
   pickle?: { id: string; uri: string; name: string; tags: Array<{ name: string }>; astNodeIds: string[] };
@@ -102,7 +105,7 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
   for (const startedId of finished) {
     const pickle = pickles.get(testCases.get(started.get(startedId) ?? '') ?? '');
     if (!pickle) continue;
-    const ids = pickle.tags.map((t) => t.name.replace(/^@/, '')).filter((t) => t !== 'provider' && !t.startsWith('needs-'));
+    const ids = pickle.tags.map((t) => t.name.replace(/^@/, '')).filter((t) => !SIDE_TAGS.has(t) && !t.startsWith('needs-'));
     const result = worst.get(startedId) ?? { status: 'UNKNOWN' };
     const findings: Finding[] = [];
     let notApplicable: string | undefined;
