@@ -194,12 +194,15 @@ console.log(`  floor(10k)    ${fmt(floor10k)}   (sort by score + concatenate con
 console.log(`  compose(10k)  ${fmt(compose10k)}`);
 console.log(`  floor(100k)   ${fmt(floor100k)}`);
 console.log(`  compose(100k) ${fmt(compose100k)}`);
+// The targets are about time (elapsed, wall clock): they are judged on the wall column. The cpu column
+// (process CPU, GC helper threads included) is printed beside it for context, with no verdict.
 for (const key of ['wall', 'cpu'] as const) {
   const r1 = compose10k[key] / floor10k[key];
   const r2 = compose100k[key] / compose10k[key];
-  console.log(`ratio compose(10k)/floor(10k)    [${key}] = ${ratio(compose10k[key], floor10k[key])}  (target ≤ 3×)  ${verdict(r1, 3)}`);
+  const judged = (x: number, limit: number) => (key === 'wall' ? verdict(x, limit) : '(context)');
+  console.log(`ratio compose(10k)/floor(10k)    [${key}] = ${ratio(compose10k[key], floor10k[key])}  (target ≤ 3×)  ${judged(r1, 3)}`);
   console.log(
-    `ratio compose(100k)/compose(10k) [${key}] = ${ratio(compose100k[key], compose10k[key])}  (target ≤ 15×; n log n predicts 12.5×)  ${verdict(r2, 15)}` +
+    `ratio compose(100k)/compose(10k) [${key}] = ${ratio(compose100k[key], compose10k[key])}  (target ≤ 15×; n log n predicts 12.5×)  ${judged(r2, 15)}` +
       `   (floor(100k)/floor(10k) = ${ratio(floor100k[key], floor10k[key])})`,
   );
 }
