@@ -35,7 +35,7 @@ export interface RunSuiteOptions {
   /** Host runs: a host process speaking the host control protocol (default CGP_HOST_CMD). */
   hostCommand?: string;
   /** The target; default: CGP_PROVIDER / CGP_PROVIDER_URL, else the bundled reference provider. */
-  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string };
+  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string } | { kind: 'in-process' };
   /** Cucumber tag expression, ANDed with @provider. */
   tags?: string;
   /** Output files are reports/<reportName>.messages.ndjson and reports/<reportName>.junit.xml. */
@@ -245,9 +245,16 @@ function nullStream(): Writable {
  */
 async function mainFromEnvironment(argv: string[]): Promise<number> {
   const { exitCodeOf, textReport } = await import('./suite/cli-report.js');
+  // --host: the host suite; --in-process: the provider suite against the bundled provider loaded in-process
   const side = argv[0] === '--host' ? 'host' : 'provider';
-  const rest = side === 'host' ? argv.slice(1) : argv;
-  const result = await runSuite({ side, reportName: side, ...(rest[0] ? { tags: rest[0] } : {}) });
+  const inProcess = argv[0] === '--in-process';
+  const rest = side === 'host' || inProcess ? argv.slice(1) : argv;
+  const result = await runSuite({
+    side,
+    reportName: inProcess ? 'provider-in-process' : side,
+    ...(inProcess ? { target: { kind: 'in-process' as const } } : {}),
+    ...(rest[0] ? { tags: rest[0] } : {}),
+  });
   process.stdout.write(textReport(result));
   return exitCodeOf(result);
 }

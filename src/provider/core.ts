@@ -54,6 +54,11 @@ export interface ProviderOptions {
    * `bad_request`. On for stdio (one connection = one session); off for stateless HTTP.
    */
   requireHandshake?: boolean;
+  /**
+   * Loaded into the host's own process (no transport binding): also advertise and serve `reference`
+   * frames, which §6.4.1 permits an in-process provider (MAY) and discourages over a transport.
+   */
+  inProcess?: boolean;
 }
 
 export interface Provider {
@@ -151,7 +156,9 @@ export function createProvider(opts: ProviderOptions = {}): Provider {
   const stages: Stages = { ...HONEST_STAGES, ...hooks.stages };
   const corpus = opts.corpus ?? loadCorpus(opts.root);
   const signing = providerSigning(corpus);
-  const ack = hooks.ack ? hooks.ack(honestAck(corpus, signing)) : honestAck(corpus, signing);
+  const base = honestAck(corpus, signing);
+  if (opts.inProcess) base.capabilities.representations = [...(base.capabilities.representations ?? ['full']), 'reference'];
+  const ack = hooks.ack ? hooks.ack(base) : base;
   const advertised = ack.capabilities.representations ?? ['full'];
   const state = new Map<string, unknown>();
   const encode = hooks.encode ?? ((env: OutEnvelope) => JSON.stringify(env));

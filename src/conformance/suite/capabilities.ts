@@ -30,7 +30,8 @@ export const NEEDS: Readonly<Record<string, Need>> = {
   'needs-stdio': { byTarget: (c) => (c.target.kind === 'stdio' ? yes : no(`the target is reached over ${c.target.kind}, and this probe needs the stdio binding`)) },
   'needs-http': { byTarget: (c) => (c.target.kind === 'http' ? yes : no(`the target is reached over ${c.target.kind}, and this probe needs the HTTP binding`)) },
   'needs-in-process': {
-    byTarget: (c) => no(`the target is reached over a transport binding (${c.target.kind}); the rule concerns in-process providers only`),
+    byTarget: (c) =>
+      c.target.kind === 'in-process' ? yes : no(`the target is reached over a transport binding (${c.target.kind}); the rule concerns in-process providers only`),
   },
   'needs-correlation': { byAck: (a) => (caps(a).correlation === true ? yes : no('the target does not declare capabilities.correlation')) },
   'needs-graph': { byAck: (a) => (caps(a).graph === true ? yes : no('the target does not declare capabilities.graph')) },

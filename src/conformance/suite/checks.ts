@@ -53,6 +53,8 @@ export interface ReplyContext {
   requested?: readonly string[];
   /** Host version sent in the handshake this ack answers (H1). */
   hostVersion?: string;
+  /** The target is loaded in-process (§6.4.1): nothing crosses a transport binding. */
+  inProcess?: boolean;
 }
 
 /** Why a rule usually has nothing to examine, when no probe said more precisely. */
@@ -89,7 +91,7 @@ export function checkReply(reply: JsonObject, ctx: ReplyContext = {}): Evidence 
   const ev = emptyEvidence();
   count(ev, WIRE_SHAPE);
   ev.findings.push(...wireShapeFindings(reply));
-  const envCtx: EnvelopeContext = { overTransport: true };
+  const envCtx: EnvelopeContext = { overTransport: ctx.inProcess !== true };
   if (ctx.query !== undefined) envCtx.query = ctx.query;
   if (ctx.providerName !== undefined) envCtx.providerName = ctx.providerName;
   if (ctx.hostVersion !== undefined) envCtx.hostVersion = ctx.hostVersion;
@@ -126,7 +128,13 @@ function checkFramesResult(result: JsonObject, existing: readonly Finding[], ctx
   const ev = emptyEvidence();
   const frames = Array.isArray(result.frames) ? result.frames : [];
   const at = (i: number, ...rest: Array<string | number>) => pointerJoin('/result/frames', i, ...rest);
-  count(ev, 'S6.4.1-no-reference-over-transport');
+  if (ctx.inProcess === true) {
+    // §6.4.1: an in-process provider MAY serve reference frames; the transport SHOULD NOT does not apply
+    because(ev, 'S6.4.1-no-reference-over-transport', 'the target is loaded in-process: no frame crosses a transport binding');
+    const references = frames.filter((f) => isJsonObject(f) && f.representation === 'reference').length;
+    if (references > 0) count(ev, 'S6.4.1-in-process-reference', references);
+    else because(ev, 'S6.4.1-in-process-reference', 'the in-process target served no reference frame');
+  } else count(ev, 'S6.4.1-no-reference-over-transport');
   if (ctx.query !== undefined) {
     if (typeof ctx.query.max_tokens === 'number') count(ev, 'B1');
     if (typeof ctx.query.max_frames === 'number') count(ev, 'B4');

@@ -45,7 +45,12 @@ export type TargetSpec =
       bundled: boolean;
       misbehave?: string;
     }
-  | { kind: 'http'; url: string; label: string; bundled: false };
+  | { kind: 'http'; url: string; label: string; bundled: false }
+  /**
+   * The bundled reference provider loaded into the suite's own process (no transport binding): what
+   * §6.4.1 calls an in-process provider, the only kind that MAY serve `reference` frames.
+   */
+  | { kind: 'in-process'; label: string; bundled: true; misbehave?: string };
 
 export interface SuiteConfig {
   target: TargetSpec;
@@ -144,7 +149,7 @@ export interface ResolveOptions {
   /** Environment to read (default process.env). */
   env?: Record<string, string | undefined>;
   /** Explicit target (the CLI); overrides CGP_PROVIDER / CGP_PROVIDER_URL. */
-  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string };
+  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string } | { kind: 'in-process' };
   /** Misbehaviour mode for the bundled provider; overrides CGP_MISBEHAVE. */
   misbehave?: string;
   /** Timeout overrides (ms). */
@@ -174,6 +179,16 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
     if (explicit.cwd !== undefined) target.cwd = explicit.cwd;
   } else if (explicit?.kind === 'http') {
     target = { kind: 'http', url: explicit.url, label: explicit.url, bundled: false };
+  } else if (explicit?.kind === 'in-process') {
+    if (misbehave !== undefined && !isMisbehaviourMode(misbehave)) {
+      throw new ConfigError(`unknown misbehaviour mode ${JSON.stringify(misbehave)}; valid modes: ${MISBEHAVIOUR_MODES.join(', ')}`);
+    }
+    target = {
+      kind: 'in-process',
+      label: `bundled example-docs (in-process)${misbehave ? ` --misbehave ${misbehave}` : ''}`,
+      bundled: true,
+      ...(misbehave !== undefined ? { misbehave } : {}),
+    };
   } else if (command !== undefined && url !== undefined) {
     throw new ConfigError('set CGP_PROVIDER (stdio) or CGP_PROVIDER_URL (HTTP), not both');
   } else if (command !== undefined) {

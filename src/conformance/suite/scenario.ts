@@ -200,6 +200,7 @@ export class ScenarioProbe {
     if (query && ctx.query === undefined) ctx.query = query;
     if (request && typeof request.id === 'string') ctx.requestId = request.id;
     if (ctx.providerName === undefined) ctx.providerName = this.safeProviderName();
+    if (this.config.target.kind === 'in-process') ctx.inProcess = true;
     if (ctx.advertised === undefined) {
       const adv = this.safeAdvertised();
       if (adv !== undefined) ctx.advertised = adv;

@@ -6,7 +6,9 @@
 import { Credential } from '../../transport/credential.js';
 import { HarnessError } from './errors.js';
 import type { SuiteConfig, SuiteTimeouts } from './config.js';
-import type { RawEnvelope } from '../../transport/ndjson.js';
+import { parseEnvelopeLine, type RawEnvelope } from '../../transport/ndjson.js';
+import { TimeoutError } from '../../transport/errors.js';
+import { createProvider, type Provider } from '../../provider/core.js';
 import { HttpConnection } from '../../transport/http-client.js';
 import { StdioConnection, type ShutdownResult } from '../../transport/stdio-client.js';
 import type { TranscriptEntry } from '../../transport/transcript.js';
@@ -26,7 +28,7 @@ export interface InboundLine {
 const MAX_KEPT_LINES = 5_000;
 
 export interface ProviderSession {
-  readonly kind: 'stdio' | 'http';
+  readonly kind: 'stdio' | 'http' | 'in-process';
   readonly label: string;
   readonly timeouts: SuiteTimeouts;
   /** Inbound raw lines so far (bounded). */
@@ -196,10 +198,80 @@ export class NoReplyError extends Error {
   }
 }
 
-export type AnySession = StdioSession | HttpSession;
+/**
+ * The bundled provider loaded into the suite's own process (§6.4.1 "in-process provider"): each
+ * envelope crosses as the JSON text a binding would carry and each reply is kept as a line, so the
+ * same checks read it; exchange semantics are request/reply like HTTP (no reply = null). Every call
+ * is bounded by the suite timeouts like a wire read.
+ */
+export class InProcessSession implements ProviderSession {
+  readonly kind = 'in-process' as const;
+  readonly lines: InboundLine[] = [];
+  droppedLines = 0;
+  private unresponsiveSince: number | undefined;
 
-/** Open a new connection to the configured target (spawn for stdio; a new client for HTTP). */
+  constructor(
+    private readonly provider: Provider,
+    readonly label: string,
+    readonly timeouts: SuiteTimeouts,
+  ) {}
+
+  static open(config: SuiteConfig): InProcessSession {
+    const target = config.target;
+    if (target.kind !== 'in-process') throw new HarnessError('InProcessSession.open: the target is not in-process');
+    const provider = createProvider({ inProcess: true, requireHandshake: true, ...(target.misbehave !== undefined ? { misbehave: target.misbehave } : {}) });
+    return new InProcessSession(provider, target.label, config.timeouts);
+  }
+
+  get stalled(): boolean {
+    return this.unresponsiveSince !== undefined;
+  }
+
+  async handshake(version: string): Promise<RawEnvelope> {
+    const reply = await this.exchange({ type: 'handshake', protocol_version: version }, this.timeouts.handshakeMs, 'handshake');
+    if (reply === null) throw new NoReplyError('handshake');
+    return reply;
+  }
+
+  request(envelope: object, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope | null> {
+    return this.exchange(envelope, timeoutMs, 'request');
+  }
+
+  private async exchange(envelope: object, timeoutMs: number, what: 'handshake' | 'request'): Promise<RawEnvelope | null> {
+    if (this.unresponsiveSince !== undefined) {
+      throw new TimeoutError(what, timeoutMs, { failFast: true, unresponsiveForMs: Date.now() - this.unresponsiveSince });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.unresponsiveSince = Date.now();
+        reject(new TimeoutError(what, timeoutMs));
+      }, timeoutMs);
+    });
+    let reply;
+    try {
+      reply = await Promise.race([this.provider.handle(JSON.stringify(envelope)), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    for (const text of reply.lines) {
+      if (this.lines.length >= MAX_KEPT_LINES) this.droppedLines++;
+      else this.lines.push({ line: this.lines.length + this.droppedLines + 1, text });
+    }
+    if (reply.lines.length === 0) return null;
+    const first = parseEnvelopeLine(reply.lines[0]!);
+    if (first instanceof Error) throw first;
+    return first;
+  }
+
+  async close(): Promise<void> {}
+}
+
+export type AnySession = StdioSession | HttpSession | InProcessSession;
+
+/** Open a new connection to the configured target (spawn for stdio; a new client for HTTP; a new instance in-process). */
 export async function openSession(config: SuiteConfig): Promise<AnySession> {
   if (config.target.kind === 'stdio') return StdioSession.spawn(config);
+  if (config.target.kind === 'in-process') return InProcessSession.open(config);
   return new HttpSession(config.target.url, config.target.label, config.timeouts);
 }

@@ -233,7 +233,7 @@ export async function unknownNotification(p: ScenarioProbe): Promise<void> {
     violation('S2.1-unknown-type', '', `an unrecognised notification (type ${JSON.stringify(UNKNOWN_NOTIFICATION.type)}, no id) was answered with ${what}; a receiver MUST ignore an unrecognised notification`),
     warning('S3.2-notification', '', `an envelope with no id is a notification and expects no reply; it got ${what}`),
   ];
-  if (session.kind === 'http') {
+  if (session.kind !== 'stdio') {
     let reply: RawEnvelope | null;
     try {
       reply = await session.request(UNKNOWN_NOTIFICATION);
@@ -293,10 +293,10 @@ export async function unknownRequest(p: ScenarioProbe): Promise<void> {
       p.ledger.add([violation('S2.1-unknown-type', '/code', `a payload-bearing request of unknown type ${JSON.stringify(request.type)} got ${seen(reply)}; required error with code bad_request`)]);
     }
   };
-  if (session.kind === 'http') {
+  if (session.kind !== 'stdio') {
     try {
       const reply = await session.request(request);
-      judge(reply ?? undefined, reply === null ? 'HTTP 204 (no envelope)' : undefined);
+      judge(reply ?? undefined, reply === null ? (session.kind === 'http' ? 'HTTP 204 (no envelope)' : 'no reply envelope') : undefined);
     } catch (err) {
       if (err instanceof HttpStatusError) return judge(undefined, `HTTP ${err.status} with no error envelope`);
       if (!isTargetError(err)) throw err;
