@@ -14,7 +14,7 @@ import { checkHandshakeAck } from '../protocol/envelope-checks.js';
 import { decodeEnvelope } from '../protocol/decoder.js';
 import type { Finding } from '../protocol/findings.js';
 import { isJsonObject, type JsonObject } from '../protocol/json-value.js';
-import { offMachineScopes, scopesConsistent } from '../protocol/scopes.js';
+import { isBaseScope, offMachineScopes, scopesConsistent } from '../protocol/scopes.js';
 import { versionsCompatible } from '../protocol/version.js';
 import type { RawEnvelope } from '../transport/ndjson.js';
 import { HandshakeFailed, ProviderError, ScopeContradiction, VersionMismatch } from './errors.js';
@@ -30,6 +30,8 @@ export interface AckPolicies {
   acceptForeignVersion?: boolean;
   /** Misbehaving host only: accept egress:false with off-machine scopes (breaks C5). */
   skipScopeConsistency?: boolean;
+  /** Misbehaving host only: treat an unrecognised custom (vendor:name) scope as on-machine, so it needs no receipt (breaks C6 via S4.1-unknown-scope-off-machine). */
+  customScopesOnMachine?: boolean;
 }
 
 export interface AcceptedAck {
@@ -111,7 +113,9 @@ export function acceptHandshake(reply: RawEnvelope, ctx: { hostVersion: string; 
   const version = provider.version as string;
   // C5: rejected at the handshake, before the provider could ever be queried.
   const dataFlow = provider.data_flow;
-  const offMachine = offMachineScopes(dataFlow).filter((s): s is string => typeof s === 'string');
+  const offMachine = offMachineScopes(dataFlow)
+    .filter((s): s is string => typeof s === 'string')
+    .filter((s) => !(policies.customScopesOnMachine === true && !isBaseScope(s)));
   if (!scopesConsistent(dataFlow) && !policies.skipScopeConsistency) {
     throw new ScopeContradiction(name, offMachine, { routingId });
   }

@@ -5,6 +5,7 @@
 //   policies.sendIdsToAll           breaks S3.2-no-id-without-correlation
 //   policies.acceptForeignVersion   breaks H3
 //   policies.skipScopeConsistency   breaks C5
+//   policies.customScopesOnMachine  breaks C6 (an unrecognised vendor:name scope needs no receipt; §4.1 says it leaves)
 //   policies.trustEgressClaim       breaks C4
 //   policies.allowPlaintextRemote   breaks C7
 //   policies.sendEmbeddingAlways    breaks E1

@@ -33,6 +33,12 @@ const CONSENT_VARIANTS: readonly HostMisbehaviour[] = [
     description: 'queries egress providers without a recorded consent (the gate never runs)',
     policies: { skipConsentGate: true },
   },
+  {
+    mode: 'custom-scope-on-machine',
+    breaks: ['C6'],
+    description: 'treats an unrecognised custom egress scope (vendor:name) as on-machine, so it is queried without a receipt for that scope (§4.1: an unknown destination leaves)',
+    policies: { customScopesOnMachine: true },
+  },
 ];
 
 // One table, assembled from the groups (each group's variants live in src/host/misbehave-host/).

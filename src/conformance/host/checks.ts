@@ -34,14 +34,14 @@ export function checkConsentRefused(
   for (const id of ids) {
     if (queries.length > 0) {
       out.push(
-        violation(id, '/query', `provider ${JSON.stringify(provider.label)} received ${queries.length} query payload(s) although no consent to its egress is recorded; required: the gate refuses before any payload leaves`),
+        violation(id, '/query', `provider ${JSON.stringify(provider.label)} received ${queries.length} query payload(s) although no recorded consent covers its egress (every off-machine scope needs a live receipt); required: the gate refuses before any payload leaves`),
       );
     }
   }
   const refused = fanOut?.failures.some((f) => f.routingId === provider.routingId) ?? false;
   if (!refused && thrown === undefined) {
     out.push(
-      violation(ids[0] ?? 'C1', '/failures', `the host reported no refusal for unconsented provider ${JSON.stringify(provider.label)}; required: a typed error naming the provider and its scopes`),
+      violation(ids[0] ?? 'C1', '/failures', `the host reported no refusal for not-consented provider ${JSON.stringify(provider.label)}; required: a typed error naming the provider and its scopes`),
     );
   }
   return out;
