@@ -4,13 +4,17 @@
 // The schema directory is CGP_SCHEMA_DIR when set (so a mutated copy can be put under test), else schema/.
 import { join, resolve } from 'node:path';
 import { Given, Then, When } from '@cucumber/cucumber';
+import { readFileSync } from 'node:fs';
+import { checkAuthoringStrict } from '../src/conformance/authoring-strict.js';
 import { checkFieldStability, inventorySchemaDir, readInventory, type InventoryField } from '../src/conformance/types-stability.js';
+import type { Finding } from '../src/protocol/findings.js';
 import { findPackageRoot } from '../src/util/package-root.js';
 import type { ProviderWorld } from './world.js';
 
 interface TypesState {
   schemaDir?: string;
   fields?: InventoryField[];
+  strict?: { findings: Finding[]; probes: number };
 }
 
 // Per-scenario state without a hook: keyed by the World, which cucumber creates afresh per scenario.
@@ -51,5 +55,25 @@ Then('every field of the frozen contextgraph\\/1.0 inventory is still defined wi
     if (fields === undefined) throw new Error('the schema was not inventoried');
     const frozen = readInventory(join(findPackageRoot(), 'vectors', 'schema-inventory-1.0.json'));
     this.judge(checkFieldStability(frozen, fields));
+  });
+});
+
+When("the harness injects an unknown member at every depth of the bundled example session's envelopes", async function (this: ProviderWorld) {
+  await this.run(() => {
+    const s = state(this);
+    if (s.schemaDir === undefined) throw new Error('no schema directory chosen');
+    const text = readFileSync(join(findPackageRoot(), 'examples', 'session.ndjson'), 'utf8');
+    const samples = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    s.strict = checkAuthoringStrict(s.schemaDir, samples);
+  });
+});
+
+Then('the published schema rejects every one and the interop profile accepts every one \\({ids})', async function (this: ProviderWorld, _ids: string[]) {
+  await this.run(() => {
+    const strict = state(this).strict;
+    if (strict === undefined) throw new Error('no probes were run');
+    if (strict.findings.length === 0 && strict.probes === 0) throw new Error('no probe document was built: nothing was examined');
+    this.log(`${strict.probes} probe documents`);
+    this.judge(strict.findings);
   });
 });

@@ -11,3 +11,9 @@ Feature: The published schema keeps every contextgraph/1 field stable (U4)
     Given the published schema directory
     When the harness inventories every field the schema defines
     Then every field of the frozen contextgraph/1.0 inventory is still defined with its name and type (U4)
+
+  @S13-authoring-strict @U1
+  Scenario: The published schema is the authoring-strict lint; the interop profile accepts what it rejects
+    Given the published schema directory
+    When the harness injects an unknown member at every depth of the bundled example session's envelopes
+    Then the published schema rejects every one and the interop profile accepts every one (S13-authoring-strict, U1)
