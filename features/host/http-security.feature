@@ -77,3 +77,15 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     And "keyed-docs" stops listening
     When the host under test fans a query out
     Then the host sent the bearer credential to "keyed-docs", and it appears in no log line or surfaced error (C8)
+
+  @S4.2-bearer-credential @C8
+  Scenario: A provider that requires a bearer credential serves the host that presents it, and the credential stays secret
+    Given a scripted provider "locked-docs" with the script:
+      """
+      {"requireBearer": true}
+      """
+    And the host under test has connected "locked-docs" over HTTPS at a non-loopback name with a bearer credential
+    And "alice" consents to the egress of "locked-docs"
+    When the host under test fans a query out
+    Then "locked-docs" received the query and answered (S4.2-bearer-credential)
+    And the host sent the bearer credential to "locked-docs", and it appears in no log line or surfaced error (C8)

@@ -18,6 +18,8 @@
  *                                            (plain-text body)
  *   echoAuthorization (bool)                 a hostile echo: every error body and error envelope quotes
  *                                            the Authorization header the request carried (C8 bait)
+ *   requireBearer (bool)                     require a bearer credential (S4.2, a provider MAY): a request
+ *                                            without `Authorization: Bearer <token>` is answered HTTP 401
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -191,6 +193,9 @@ function respond(cfg: Script, msg: Record<string, unknown>, authorization: strin
   const type = String(msg.type);
   const statuses = (cfg.httpStatus ?? {}) as Record<string, number>;
   const echo = cfg.echoAuthorization === true ? ` (you sent authorization ${JSON.stringify(authorization)})` : '';
+  if (cfg.requireBearer === true && !/^Bearer \S+$/.test(authorization)) {
+    return { status: 401, body: 'a bearer credential is required (S4.2)' };
+  }
   const forced = statuses[type];
   if (forced !== undefined) return { status: forced, body: `scripted HTTP ${forced} for ${type}${echo}` };
   const withId = (env: Record<string, unknown>) => (msg.id !== undefined && cfg.correlation === true ? { ...env, id: msg.id } : env);
