@@ -1,0 +1,252 @@
+/**
+ * Host-facing checks of verify verdicts (§9 V2, V3) and of inclusion proofs kept through composition
+ * (§6.5.3 F13). Pure functions from what the scenario observed — the lines a scripted provider
+ * RECEIVED, the script that fixed what it answered, what the host returned — to findings; each message
+ * starts with the id it witnesses and says seen vs required.
+ *
+ * The F13 judgement is independent of the host's attestation code path: the served frames and the
+ * signed root come from the script (what went on the wire), and every kept frame's proof is folded
+ * with src/attest against that root and the served leaf count.
+ */
+import { createHash } from 'node:crypto';
+import type { FrameId } from '../../../generated/types/index.js';
+import {
+  attestResult,
+  frameCommitment,
+  renderDigest,
+  resultSetRoot,
+  TEST_ONLY_RFC8032_TEST1,
+  verifyInclusionProof,
+  type CommittedFrame,
+} from '../../attest/index.js';
+import type { ComposedPrompt } from '../../host/compose/types.js';
+import type { ReceivedFrame } from '../../host/types.js';
+import type { VerifyOutcome } from '../../host/verify-reuse.js';
+import { violation, type Finding } from '../../protocol/findings.js';
+import { frameIdKey } from '../../protocol/identity.js';
+import { verifiesIn } from './checks-verify.js';
+
+type Line = Record<string, unknown>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function show(value: unknown): string {
+  const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
+  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
+}
+
+/** Every identity (by full FrameId key) that reached the provider in a verify request. */
+export function requestedIdentities(received: readonly Line[]): Set<string> {
+  const asked = new Set<string>();
+  for (const verify of verifiesIn(received)) {
+    const request = verify.request;
+    const frames = isObject(request) && Array.isArray(request.frames) ? request.frames : [];
+    for (const identity of frames) {
+      if (isObject(identity) && typeof identity.provider_id === 'string' && typeof identity.frame_id === 'string') {
+        asked.add(frameIdKey(identity as unknown as FrameId));
+      }
+    }
+  }
+  return asked;
+}
+
+const sameFrame = (a: ReceivedFrame, id: FrameId) => frameIdKey(a.frameId) === frameIdKey(id);
+
+// ---------------------------------------------------------------------------------------------
+// V2: a requested identity that comes back with no verdict is `unknown`
+
+/**
+ * V2 (MUST, host half): every held frame whose identity the provider was asked about and answered
+ * with no verdict (the script's `noVerdict`) is treated as `unknown` — not retained for reuse, and
+ * dropped as unknown (so it is re-queried), never read as valid nor as gone.
+ * A subject frame the host did not hold, or whose identity never reached the provider in a verify,
+ * leaves nothing to witness: reported, not passed.
+ */
+export function checkMissingVerdictUnknown(
+  outcome: VerifyOutcome | undefined,
+  received: readonly Line[],
+  held: readonly ReceivedFrame[],
+  noVerdict: readonly string[],
+): Finding[] {
+  if (noVerdict.length === 0) return [violation('V2', '/', 'harness: the script leaves no requested identity without a verdict; nothing to witness')];
+  if (outcome === undefined) return [violation('V2', '/', 'the host returned no verify outcome for its held frames')];
+  const out: Finding[] = [];
+  const asked = requestedIdentities(received);
+  for (const frameId of noVerdict) {
+    const name = show(frameId);
+    const frame = held.find((f) => f.frameId.frame_id === frameId);
+    if (frame === undefined) {
+      out.push(violation('V2', '/held', `harness: the host holds no frame ${name} to verify; nothing to witness`));
+      continue;
+    }
+    const id = frame.frameId;
+    if (!asked.has(frameIdKey(id))) {
+      out.push(violation('V2', '/verify', `the identity of ${name} never reached the provider in a verify, so its missing verdict was never observed; required: a verify naming it (it carries a content_digest)`));
+      continue;
+    }
+    if (outcome.retained.some((f) => sameFrame(f, id))) {
+      out.push(violation('V2', '/retained', `the provider returned no verdict for ${name}, yet the host retained its stored body for reuse as if valid; required: treated as unknown, never reused`));
+      continue;
+    }
+    const dropped = outcome.dropped.find((d) => sameFrame(d.frame, id));
+    if (dropped === undefined) {
+      out.push(violation('V2', '/dropped', `the provider returned no verdict for ${name} and the host's outcome neither retains nor drops it; required: treated as unknown`));
+    } else if (dropped.reason !== 'unknown') {
+      out.push(violation('V2', '/dropped', `the provider returned no verdict for ${name}; the host treated it as ${show(dropped.reason)}, required: unknown (not reused, re-queried)`));
+    } else if (!outcome.requery.some((f) => sameFrame(f, id))) {
+      out.push(violation('V2', '/requery', `the provider returned no verdict for ${name}; the host dropped it as unknown but will not re-query it (read as gone); required: unknown, re-queried`));
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// V3: reuse only on `valid`
+
+const NEGATIVE: readonly string[] = ['stale', 'gone'];
+
+/**
+ * V3 (MUST): the host reuses a held body only on an explicit `valid`. No frame the script answers
+ * `unknown` (or with any status that is not one of valid/stale/gone) may be retained, and no retained
+ * frame may lack a `valid` answer to a verify that named it (reuse requires a positive answer, never
+ * the absence of a negative one). `verdicts` is the script's per-frame status (absent = valid);
+ * `noVerdict` the frame ids it leaves without any verdict (all of them when the provider answers the
+ * verify with an error). Stale/gone reuse is V4's business, not judged here.
+ */
+export function checkReusedOnlyOnValid(
+  outcome: VerifyOutcome | undefined,
+  received: readonly Line[],
+  held: readonly ReceivedFrame[],
+  verdicts: Readonly<Record<string, string>>,
+  noVerdict: readonly string[] = [],
+): Finding[] {
+  if (outcome === undefined) return [violation('V3', '/', 'the host returned no verify outcome for its held frames')];
+  const subjects = [
+    ...new Set([
+      ...Object.entries(verdicts)
+        .filter(([, status]) => status !== 'valid' && !NEGATIVE.includes(status))
+        .map(([id]) => id),
+      ...noVerdict,
+    ]),
+  ];
+  if (subjects.length === 0) return [violation('V3', '/', 'harness: the script gives no frame an answer other than valid, stale or gone; nothing to witness')];
+  const out: Finding[] = [];
+  const asked = requestedIdentities(received);
+  const witnessed = subjects.filter((id) => {
+    const frame = held.find((f) => f.frameId.frame_id === id);
+    return frame !== undefined && asked.has(frameIdKey(frame.frameId));
+  });
+  if (witnessed.length === 0) {
+    out.push(violation('V3', '/verify', `harness: none of ${subjects.map(show).join(', ')} reached the provider in a verify; nothing to witness`));
+  }
+  outcome.retained.forEach((f, i) => {
+    const at = `/retained/${i}`;
+    const name = show(f.frameId.frame_id);
+    const status = noVerdict.includes(f.frameId.frame_id) ? undefined : (verdicts[f.frameId.frame_id] ?? 'valid');
+    if (!asked.has(frameIdKey(f.frameId))) {
+      out.push(violation('V3', at, `the host retained the stored body of ${name} although no verify named it; required: reuse only on a valid verdict`));
+    } else if (status === undefined) {
+      out.push(violation('V3', at, `the host retained the stored body of ${name}, for which the provider gave no verdict; required: reuse only on an explicit valid answer`));
+    } else if (status !== 'valid' && !NEGATIVE.includes(status)) {
+      out.push(violation('V3', at, `the host retained the stored body of ${name} on a ${show(status)} verdict; required: reuse only on valid — unknown is never validity`));
+    }
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// F13: a strict subset of a signed result keeps a proof per kept frame
+
+/** The signed F13 fixture: four frames of ~100 tokens each, so a small budget keeps a strict subset. */
+const F13_FRAMES: ReadonlyArray<{ id: string; topic: string }> = [
+  { id: 'frm_backoff', topic: 'Retries back off exponentially, starting at 100 ms and doubling each attempt' },
+  { id: 'frm_budget', topic: 'The retry budget allows five attempts before the call is reported failed' },
+  { id: 'frm_jitter', topic: 'Jitter is drawn uniformly from zero to the current delay' },
+  { id: 'frm_timeout', topic: 'Each attempt has its own deadline of two seconds' },
+];
+
+const PADDING = 'This sentence pads the frame so that it costs about one hundred tokens. '.repeat(5);
+
+const sha = (s: string): string => `sha256:${createHash('sha256').update(s, 'utf8').digest('hex')}`;
+
+/**
+ * A scripted provider config serving a result of four frames signed (result_attestation over the
+ * §6.5.3 root) under the published TEST-ONLY RFC 8032 key, advertised in its handshake_ack.
+ * `proofs`: ship an inclusion proof per frame in frame_attestations (F13: OPTIONAL) or none, so the
+ * host must derive them itself while it still holds the complete set.
+ */
+export function signedResultScript(name: string, proofs: boolean): Record<string, unknown> {
+  const frames = F13_FRAMES.map((f) => {
+    const content = `${f.topic}. ${PADDING}`;
+    return {
+      id: f.id,
+      kind: 'doc',
+      title: `title ${f.id}`,
+      content,
+      content_digest: sha(content),
+      score: 0.5,
+      token_cost: Math.ceil(Buffer.byteLength(content, 'utf8') / 4),
+      citation_label: `cite ${f.id}`,
+    };
+  });
+  const key = { key_id: TEST_ONLY_RFC8032_TEST1.key_id, secret_key: TEST_ONLY_RFC8032_TEST1.secret_key };
+  const { frame_attestations, result_attestation } = attestResult(name, frames, key, '2026-01-01T00:00:00Z', { proofs });
+  return {
+    ack: { attester_keys: [{ key_id: TEST_ONLY_RFC8032_TEST1.key_id, algorithm: 'ed25519', public_key: TEST_ONLY_RFC8032_TEST1.public_key }] },
+    rawResult: {
+      frames,
+      truncated: false,
+      ...(frame_attestations.length > 0 ? { frame_attestations } : {}),
+      result_attestation,
+    },
+  };
+}
+
+/**
+ * F13 (MUST): when the composition keeps a strict subset of a signed result, every kept frame of it
+ * carries an inclusion proof that recomputes the signed result_attestation root (folded here with
+ * src/attest against the root and the leaf count of the result as served). `rawResult` is the result
+ * the provider served (its script); `providerName` the provider_id its frames carry.
+ * A composition that keeps all or none of the signed frames leaves nothing to witness: reported.
+ */
+export function checkKeptProofsRecomputeRoot(providerName: string, rawResult: unknown, composed: ComposedPrompt | undefined): Finding[] {
+  if (!isObject(rawResult) || !Array.isArray(rawResult.frames) || !isObject(rawResult.result_attestation)) {
+    return [violation('F13', '/', 'harness: the provider served no signed result; nothing to witness')];
+  }
+  if (composed === undefined) return [violation('F13', '/composed', 'the host returned no composed prompt')];
+  const served = rawResult.frames as CommittedFrame[];
+  const signedRoot = rawResult.result_attestation.signed_commitment;
+  const ownRoot = renderDigest(resultSetRoot(providerName, served));
+  if (signedRoot !== ownRoot) {
+    return [violation('F13', '/', `harness: the served result_attestation signs ${show(signedRoot)}, not the root ${ownRoot} of the frames served; nothing to witness`)];
+  }
+  const kept = composed.frames.filter((f) => f.frameId.provider_id === providerName);
+  if (kept.length === 0 || kept.length >= served.length) {
+    return [
+      violation('F13', '/composed', `harness: the composition kept ${kept.length} of the ${served.length} signed frames of ${show(providerName)}; a strict, non-empty subset is needed to witness F13`),
+    ];
+  }
+  const out: Finding[] = [];
+  for (const f of kept) {
+    const name = show(f.frameId.frame_id);
+    const at = `/composed/frames/${f.position}/evidence/inclusionProof`;
+    const frame = served.find((s) => s.id === f.frameId.frame_id);
+    if (frame === undefined) {
+      out.push(violation('F13', at, `the composition kept ${name}, which is not among the signed frames served`));
+      continue;
+    }
+    const proof = f.evidence?.inclusionProof;
+    if (proof === undefined) {
+      out.push(
+        violation('F13', at, `the composition keeps ${kept.length} of ${served.length} signed frames and kept ${name} with no inclusion proof; once the siblings are dropped the root ${ownRoot} can never be recomputed — required: a proof derived before dropping the rest`),
+      );
+    } else if (!verifyInclusionProof(frameCommitment(providerName, frame), proof, ownRoot, served.length)) {
+      out.push(
+        violation('F13', at, `the inclusion proof kept for ${name} (leaf_count ${show((proof as { leaf_count?: unknown }).leaf_count)}) does not recompute the signed root ${ownRoot} over ${served.length} leaves; required: a proof derived from the complete signed set`),
+      );
+    }
+  }
+  return out;
+}
