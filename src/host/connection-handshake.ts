@@ -14,7 +14,8 @@ import { checkHandshakeAck } from '../protocol/envelope-checks.js';
 import { decodeEnvelope } from '../protocol/decoder.js';
 import type { Finding } from '../protocol/findings.js';
 import { isJsonObject, type JsonObject } from '../protocol/json-value.js';
-import { isBaseScope, offMachineScopes, scopesConsistent } from '../protocol/scopes.js';
+import { isNamespacedName } from '../protocol/namespaced-name.js';
+import { isBaseScope, isOffMachine, offMachineScopes, scopesConsistent } from '../protocol/scopes.js';
 import { versionsCompatible } from '../protocol/version.js';
 import type { RawEnvelope } from '../transport/ndjson.js';
 import { HandshakeFailed, ProviderError, ScopeContradiction, VersionMismatch } from './errors.js';
@@ -32,6 +33,11 @@ export interface AckPolicies {
   skipScopeConsistency?: boolean;
   /** Misbehaving host only: treat an unrecognised custom (vendor:name) scope as on-machine, so it needs no receipt (breaks C6 via S4.1-unknown-scope-off-machine). */
   customScopesOnMachine?: boolean;
+  /**
+   * Misbehaving host only: read a namespaced (vendor:name) egress scope or error code as the base value after
+   * its first `:` — `acme:local-only` as `local-only`, `acme:unavailable` as `unavailable` (breaks U3).
+   */
+  readNamespacedAsBase?: boolean;
 }
 
 export interface AcceptedAck {
@@ -115,7 +121,8 @@ export function acceptHandshake(reply: RawEnvelope, ctx: { hostVersion: string; 
   const dataFlow = provider.data_flow;
   const offMachine = offMachineScopes(dataFlow)
     .filter((s): s is string => typeof s === 'string')
-    .filter((s) => !(policies.customScopesOnMachine === true && !isBaseScope(s)));
+    .filter((s) => !(policies.customScopesOnMachine === true && !isBaseScope(s)))
+    .filter((s) => !(policies.readNamespacedAsBase === true && isNamespacedName(s) && !isOffMachine(s.slice(s.indexOf(':') + 1))));
   if (!scopesConsistent(dataFlow) && !policies.skipScopeConsistency) {
     throw new ScopeContradiction(name, offMachine, { routingId });
   }

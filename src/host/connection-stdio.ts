@@ -54,6 +54,8 @@ interface Pending {
 
 export interface StdioChannelOptions extends StdioSpawnOptions {
   log?: LogSink;
+  /** Misbehaving host only (ConnectionPolicies.replyRouting): 'lockstep' or 'arrival' ignore reply ids (break H4). */
+  replyRouting?: 'by-id' | 'lockstep' | 'arrival';
 }
 
 export class StdioChannel implements Channel {
@@ -78,15 +80,17 @@ export class StdioChannel implements Channel {
   readonly #abandoned = new Set<string>();
   #stalledSince: number | null = null;
   #stalledPhase: ExchangeKind = 'query';
+  readonly #replyRouting: 'by-id' | 'lockstep' | 'arrival';
 
-  private constructor(conn: StdioConnection, target: string, log: LogSink) {
+  private constructor(conn: StdioConnection, target: string, log: LogSink, replyRouting: 'by-id' | 'lockstep' | 'arrival') {
     this.#conn = conn;
     this.target = target;
     this.#log = log;
+    this.#replyRouting = replyRouting;
   }
 
   static async spawn(command: string, args: readonly string[], opts: StdioChannelOptions = {}): Promise<StdioChannel> {
-    const { log, ...spawnOpts } = opts;
+    const { log, replyRouting, ...spawnOpts } = opts;
     const target = [command, ...args].join(' ');
     let conn: StdioConnection;
     try {
@@ -95,7 +99,7 @@ export class StdioChannel implements Channel {
       if (err instanceof SpawnError) throw new TransportFailure(`could not start provider ${JSON.stringify(target)}: ${err.message}`, { cause: err });
       throw err;
     }
-    return new StdioChannel(conn, target, log ?? (() => undefined));
+    return new StdioChannel(conn, target, log ?? (() => undefined), replyRouting ?? 'by-id');
   }
 
   get transcript(): Transcript {
@@ -131,7 +135,8 @@ export class StdioChannel implements Channel {
   start(correlation: boolean): void {
     if (this.#started) return;
     this.#started = true;
-    this.#correlation = correlation;
+    // Misbehaving host only: 'lockstep' reads a correlating provider's replies in order, ids unchecked (H4).
+    this.#correlation = correlation && this.#replyRouting !== 'lockstep';
     void this.#pump();
   }
 
@@ -291,6 +296,13 @@ export class StdioChannel implements Channel {
 
   #routeCorrelated(env: RawEnvelope): void {
     const id = env.id;
+    if (this.#replyRouting === 'arrival' && this.#pending.size > 0) {
+      // Misbehaving host only: the oldest pending request takes the reply, whatever id it carries (breaks H4).
+      const oldest = this.#pending.values().next().value!;
+      clearTimeout(oldest.timer);
+      oldest.resolve(env);
+      return;
+    }
     if (typeof id === 'string') {
       const p = this.#pending.get(id);
       if (p) {

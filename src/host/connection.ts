@@ -24,6 +24,7 @@ import type {
   VerifyResponse,
 } from '../../generated/types/index.js';
 import { decodeEnvelope } from '../protocol/decoder.js';
+import { isNamespacedName } from '../protocol/namespaced-name.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import type { Credential } from '../transport/credential.js';
 import type { RawEnvelope } from '../transport/ndjson.js';
@@ -55,6 +56,13 @@ export interface ConnectionPolicies extends AckPolicies, ShapePolicies {
   trustEgressClaim?: boolean;
   /** Misbehaving host only: allow plaintext http:// to a non-loopback host (breaks C7). */
   allowPlaintextRemote?: boolean;
+  /**
+   * Misbehaving host only: how replies of a correlation-declaring stdio provider are matched to requests.
+   * 'by-id' (the default) demultiplexes by id (H4). 'lockstep' sends one request at a time and takes the
+   * next reply whatever id it carries; 'arrival' pipelines but hands each reply to the oldest pending
+   * request, ignoring its id. Both break H4 (a wrong, missing or another request's id is taken as an answer).
+   */
+  replyRouting?: 'by-id' | 'lockstep' | 'arrival';
 }
 
 export interface ConnectOptions {
@@ -244,7 +252,11 @@ export class ProviderConnection {
   }
 
   #decodeReply(reply: RawEnvelope, expected: 'frames' | 'verified', phase: 'query' | 'verify'): Record<string, unknown> {
-    if (reply.type === 'error') throw new ProviderError(reply.code, reply.message, { routingId: this.routingId, phase });
+    if (reply.type === 'error') {
+      // Misbehaving host only (readNamespacedAsBase): `acme:unavailable` read as the base `unavailable` (breaks U3).
+      const code = this.#policies.readNamespacedAsBase === true && isNamespacedName(reply.code) ? reply.code.slice(reply.code.indexOf(':') + 1) : reply.code;
+      throw new ProviderError(code, reply.message, { routingId: this.routingId, phase });
+    }
     if (reply.type !== expected) {
       throw new MalformedReply(`provider answered a ${phase} with a ${JSON.stringify(reply.type)} envelope; required ${expected} or error`, { routingId: this.routingId });
     }
@@ -311,6 +323,7 @@ export async function connectStdio(command: string, args: readonly string[] = []
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
     ...(opts.forwardStderr ? { forwardStderr: true } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.policies?.replyRouting ? { replyRouting: opts.policies.replyRouting } : {}),
   });
   return establish(channel, opts);
 }

@@ -14,6 +14,10 @@
 //   policies.loopbackHttpIsEgress   gates loopback HTTP providers too (stricter than C4; the reference does)
 //   policies.retryNonRetryable = ['X1' | 'X2' | 'S10-not-retryable', …]   retries an error with an unknown
 //                                   code (breaks X1), with no code (X2), or incompatible_version (S10)
+//   policies.replyRouting = 'lockstep' | 'arrival'   matches a correlating stdio provider's replies to
+//                                   requests in order / by arrival, ignoring their ids (breaks H4; default 'by-id')
+//   policies.readNamespacedAsBase   reads a vendor:name scope or error code as the base value after the `:`
+//                                   (acme:local-only as on-machine, acme:unavailable as retryable; breaks U3)
 // Everything the host logs goes through a redacting sink (C8), and every surfaced error is scrubbed of
 // the credentials the host was given.
 import { inspect } from 'node:util';

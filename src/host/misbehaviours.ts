@@ -13,6 +13,7 @@ import type { HostUnderTest } from '../conformance/host/adapter.js';
 import type { HostPolicies } from './host.js';
 import { COMPOSITION_VARIANTS } from './misbehave-host/composition.js';
 import { CONNECTION_VARIANTS } from './misbehave-host/connection.js';
+import { EXTENSIBILITY_VARIANTS } from './misbehave-host/extensibility.js';
 import { PROOFS_VARIANTS } from './misbehave-host/proofs.js';
 import { TRANSPORT_VARIANTS } from './misbehave-host/transport.js';
 import { VERIFY_VARIANTS } from './misbehave-host/verify.js';
@@ -49,6 +50,7 @@ export const HOST_MISBEHAVIOURS: readonly HostMisbehaviour[] = [
   ...CONNECTION_VARIANTS,
   ...COMPOSITION_VARIANTS,
   ...VERIFY_VARIANTS,
+  ...EXTENSIBILITY_VARIANTS,
   ...PROOFS_VARIANTS,
 ];
 
