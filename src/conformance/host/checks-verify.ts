@@ -9,7 +9,6 @@
  * served these frames" is an observation of the wire, not of the host's own bookkeeping.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameId } from '../../../generated/types/index.js';
 import type { ComposedPrompt } from '../../host/compose/types.js';
@@ -22,6 +21,7 @@ import { frameIdKey } from '../../protocol/identity.js';
 import { findPackageRoot } from '../../util/package-root.js';
 import { bundledProviderCommand } from '../suite/config.js';
 import type { HostScenario } from './scenario.js';
+import { readNdjsonFile } from './ndjson-file.js';
 
 type Line = Record<string, unknown>;
 
@@ -432,16 +432,5 @@ export function teedProvider(h: HostScenario, label: string): TeedProvider {
 
 /** Every line a teed provider SENT, parsed (unparseable lines kept as {raw}). */
 export function sentBy(h: HostScenario, label: string): Line[] {
-  const file = teedProvider(h, label).sentPath;
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => {
-      try {
-        return JSON.parse(l) as Line;
-      } catch {
-        return { raw: l };
-      }
-    });
+  return readNdjsonFile(teedProvider(h, label).sentPath) as Line[];
 }

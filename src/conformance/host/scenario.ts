@@ -7,7 +7,7 @@
  * over pipes, and it records every line it RECEIVED — so "the provider never saw the payload" is an
  * observation of the wire, not of the host's own bookkeeping.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import type { ProviderDescriptor } from '../../host/types.js';
 import type { UsageReport } from '../../host/usage.js';
 import type { AttributionRecord } from '../../host/attribution.js';
 import type { HostFactory, HostUnderTest } from './adapter.js';
+import { readNdjsonFile } from './ndjson-file.js';
 
 /** The scripted provider program (plain JS, not compiled: compiled code finds it in the source tree). */
 export const SCRIPTED_PROVIDER = fileURLToPath(
@@ -132,19 +133,9 @@ export class HostScenario {
 
   /** Every line the scripted provider received, parsed (unparseable lines kept as {raw}). */
   received(label: string): Array<Record<string, unknown>> {
-    const file = this.provider(label).recordPath;
-    if (!existsSync(file)) return [];
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => {
-        try {
-          return JSON.parse(l) as Record<string, unknown>;
-        } catch {
-          return { raw: l };
-        }
-      });
+    return readNdjsonFile(this.provider(label).recordPath);
   }
+
 
   async dispose(): Promise<void> {
     try {
