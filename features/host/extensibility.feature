@@ -37,6 +37,16 @@ Feature: Surface the host was not built to know: unknown members (U1) and namesp
     When the host under test fans a query out
     Then the host accepted "newer" and took its answer, ignoring the members "/x_trace, /result/cursor, /result/frames/0/freshness, /result/frames/0/relations/0/weight" it does not recognise (U1, S13-interop-validator)
 
+  @U1 @S13-interop-validator
+  Scenario: An error reply with unknown members is read by its code like any other
+    Given a scripted provider "chatty-errors" with the script:
+      """
+      { "errorCode": "unsupported_kind", "replyExtra": { "retry_after_ms": 0, "detail": { "served": ["doc"] } } }
+      """
+    And the host under test has connected "chatty-errors"
+    When the host under test fans a query out
+    Then the host reported the error of "chatty-errors" by its code, ignoring the members "/retry_after_ms, /detail" it does not recognise (U1, S13-interop-validator)
+
   @U3
   Scenario: A namespaced error code is never read as the base code after its colon
     Given a scripted provider "vendor-busy" with the script:

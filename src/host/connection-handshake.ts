@@ -17,6 +17,7 @@ import { isJsonObject, type JsonObject } from '../protocol/json-value.js';
 import { isNamespacedName } from '../protocol/namespaced-name.js';
 import { isBaseScope, isOffMachine, offMachineScopes, scopesConsistent } from '../protocol/scopes.js';
 import { versionsCompatible } from '../protocol/version.js';
+import { AUTHORING_STRICT_ID, validateEnvelope } from '../schema/validate.js';
 import type { RawEnvelope } from '../transport/ndjson.js';
 import { HandshakeFailed, ProviderError, ScopeContradiction, VersionMismatch } from './errors.js';
 
@@ -38,6 +39,19 @@ export interface AckPolicies {
    * its first `:` — `acme:local-only` as `local-only`, `acme:unavailable` as `unavailable` (breaks U3).
    */
   readNamespacedAsBase?: boolean;
+  /**
+   * Misbehaving host only: validate providers' messages (handshake_ack, frames, error) with the
+   * authoring-strict schema profile (additionalProperties:false) instead of the interop one, so a member the
+   * schema does not define is refused (breaks U1 and S13-interop-validator).
+   */
+  strictInterop?: boolean;
+}
+
+/** Misbehaving host only (strictInterop): the members of `envelope` the authoring-strict schema does not define. */
+export function undefinedMembers(envelope: unknown): string[] {
+  return validateEnvelope(envelope, 'strict')
+    .filter((i) => i.id === AUTHORING_STRICT_ID)
+    .map((i) => i.pointer || '/');
 }
 
 export interface AcceptedAck {
@@ -125,6 +139,9 @@ export function acceptHandshake(reply: RawEnvelope, ctx: { hostVersion: string; 
     .filter((s) => !(policies.readNamespacedAsBase === true && isNamespacedName(s) && !isOffMachine(s.slice(s.indexOf(':') + 1))));
   if (!scopesConsistent(dataFlow) && !policies.skipScopeConsistency) {
     throw new ScopeContradiction(name, offMachine, { routingId });
+  }
+  if (policies.strictInterop === true && undefinedMembers(reply).length > 0) {
+    throw new HandshakeFailed(`handshake_ack from ${label} carries members the schema does not define: ${undefinedMembers(reply).join(', ')}`, { routingId, anchor: 'S2-wire-shape' });
   }
   const decoded = decodeEnvelope(reply);
   if (!decoded.ok) {

@@ -30,7 +30,7 @@ import type { Credential } from '../transport/credential.js';
 import type { RawEnvelope } from '../transport/ndjson.js';
 import type { Transcript } from '../transport/transcript.js';
 import type { Channel, ChannelShutdown } from './connection-channel.js';
-import { acceptHandshake, type AckPolicies, type HostFinding } from './connection-handshake.js';
+import { acceptHandshake, undefinedMembers, type AckPolicies, type HostFinding } from './connection-handshake.js';
 import { HttpChannel } from './connection-http.js';
 import { shapeQuery, type ShapeNote, type ShapePolicies, type Shaped } from './connection-shape.js';
 import { StdioChannel } from './connection-stdio.js';
@@ -252,6 +252,11 @@ export class ProviderConnection {
   }
 
   #decodeReply(reply: RawEnvelope, expected: 'frames' | 'verified', phase: 'query' | 'verify'): Record<string, unknown> {
+    if (this.#policies.strictInterop === true) {
+      // Misbehaving host only: the authoring lint applied on the interop path (breaks U1, S13-interop-validator).
+      const odd = undefinedMembers(reply);
+      if (odd.length > 0) throw new MalformedReply(`${reply.type} reply carries members the schema does not define: ${odd.join(', ')}`, { routingId: this.routingId });
+    }
     if (reply.type === 'error') {
       // Misbehaving host only (readNamespacedAsBase): `acme:unavailable` read as the base `unavailable` (breaks U3).
       const code = this.#policies.readNamespacedAsBase === true && isNamespacedName(reply.code) ? reply.code.slice(reply.code.indexOf(':') + 1) : reply.code;

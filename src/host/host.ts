@@ -18,6 +18,8 @@
 //                                   requests in order / by arrival, ignoring their ids (breaks H4; default 'by-id')
 //   policies.readNamespacedAsBase   reads a vendor:name scope or error code as the base value after the `:`
 //                                   (acme:local-only as on-machine, acme:unavailable as retryable; breaks U3)
+//   policies.strictInterop          validates providers' messages with the authoring-strict schema, refusing
+//                                   a member it does not define (breaks U1, S13-interop-validator)
 // Everything the host logs goes through a redacting sink (C8), and every surfaced error is scrubbed of
 // the credentials the host was given.
 import { inspect } from 'node:util';

@@ -11,6 +11,7 @@ import {
   checkNamespacedScopeNotBase,
   checkRepliesDemultiplexed,
   checkUnknownMembersIgnored,
+  checkUnknownMembersInErrorIgnored,
   type PipelinedQuery,
   type ProviderSeen,
 } from '../../src/conformance/host/checks-extensibility.js';
@@ -88,6 +89,15 @@ Then('the host accepted {string} and took its answer, ignoring the members {stri
   await this.run(() => {
     const unknown = where.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     this.judge(checkUnknownMembersIgnored(ids, seen(this.h, label), { frameIds: servedIds(this.h, label), unknown }, this.h.lastFanOut, this.h.lastError));
+  });
+});
+
+Then('the host reported the error of {string} by its code, ignoring the members {string} it does not recognise \\({ids})', async function (this: ProviderWorld, label: string, where: string, ids: string[]) {
+  await this.run(() => {
+    const code = this.h.provider(label).config.errorCode;
+    if (typeof code !== 'string') throw new Error(`scripted provider ${JSON.stringify(label)} is not scripted with an errorCode`);
+    const unknown = where.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    this.judge(checkUnknownMembersInErrorIgnored(ids, seen(this.h, label), { code, unknown }, this.h.lastFanOut, this.h.lastError));
   });
 });
 

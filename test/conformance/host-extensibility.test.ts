@@ -143,6 +143,17 @@ describe('host switches of the extensibility variants', () => {
     assert.deepEqual(await run(host({ replyRouting: 'arrival' })), ['goal: fast delay=0', 'goal: slow delay=300']);
   });
 
+  it('strictInterop refuses an ack or a reply carrying a member the schema does not define; the honest host ignores it', async () => {
+    const ack = { capabilities: { query: { kinds: ['doc'] }, correlation: false, streaming: { chunk_bytes: 4096 } } };
+    await host().connectStdio(...provider({ name: 'future', ack }));
+    await assert.rejects(host({ strictInterop: true }).connectStdio(...provider({ name: 'future', ack })), HandshakeFailed);
+    for (const [policies, answers] of [[undefined, 1], [{ strictInterop: true }, 0]] as const) {
+      const h = host(policies);
+      await h.connectStdio(...provider({ name: 'newer', resultExtra: { cursor: 'next' } }));
+      assert.equal((await h.queryAll(SAMPLE_QUERY)).answers.length, answers);
+    }
+  });
+
   it('readNamespacedAsBase reads acme:unavailable as unavailable and acme:local-only as on-machine', async () => {
     for (const [policies, code, scopes] of [
       [undefined, 'acme:unavailable', ['org-tenant', 'acme:local-only']],

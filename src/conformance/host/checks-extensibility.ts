@@ -80,6 +80,31 @@ export function checkUnknownMembersIgnored(
 }
 
 /**
+ * U1 (and S13-interop-validator) for an `error` reply: one carrying members the host does not recognise is
+ * still read as the provider's error, by its code — reported for that provider (verbatim when the host
+ * exposes the code it received), never turned into a malformed-reply refusal.
+ */
+export function checkUnknownMembersInErrorIgnored(
+  ids: readonly string[],
+  p: ProviderSeen,
+  expected: { code: string; unknown: readonly string[] },
+  fanOut: FanOutResult | undefined,
+  thrown: unknown,
+): Finding[] {
+  const where = expected.unknown.length > 0 ? ` (unknown members at ${expected.unknown.join(', ')})` : '';
+  const one = (pointer: string, detail: string): Finding[] => ids.map((id) => violation(id, pointer, detail));
+  if (thrown !== undefined) return one('/', `the fan-out failed on provider ${JSON.stringify(p.label)}'s error reply${where}: ${describe(thrown)}; required: one failed leg, its error read by code`);
+  const failure = p.routingId === undefined ? undefined : fanOut?.failures.find((f) => f.routingId === p.routingId);
+  if (failure === undefined) return one('/failures', `the host reported no error for provider ${JSON.stringify(p.label)}, which answered error ${JSON.stringify(expected.code)}${where}; required: the error reported for that provider`);
+  const raw = member(failure.error, 'rawCode');
+  const readByCode = raw !== undefined ? raw === expected.code : describe(failure.error).includes(expected.code);
+  if (!readByCode) {
+    return one('/failures', `the host reported provider ${JSON.stringify(p.label)}'s error reply${where} as ${JSON.stringify(describe(failure.error))}${raw !== undefined ? ` (code ${JSON.stringify(raw)})` : ''}; required: read as the error ${JSON.stringify(expected.code)} it is — members it does not recognise are ignored, never a reason to reject the message`);
+  }
+  return [];
+}
+
+/**
  * U3 (host half) for error codes: a namespaced code (`acme:unavailable`) is a vendor value, never the base
  * code after its colon. It is reported verbatim for its provider and read as unrecognised — internal (X1),
  * not retryable — and the query is sent exactly once.
