@@ -14,19 +14,13 @@ import {
   checkUnknownRelKept,
   checkVersionMismatchRefused,
 } from '../../src/conformance/host/checks-connection.js';
-import type { Finding } from '../../src/protocol/findings.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
 import { Host, ProviderError, ScopeContradiction, VersionMismatch } from '../../src/host/index.js';
 import { hostMisbehaviour } from '../../src/host/misbehaviours.js';
 import type { ProviderAnswer, ProviderDescriptor } from '../../src/host/types.js';
 import { recorded, SAMPLE_QUERY, scripted, tempDir } from '../fixtures/host/helpers.js';
 
-const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');
-function failsWith(fs: Finding[], id: string): void {
-  const e = errors(fs);
-  assert.ok(e.length > 0, `expected a ${id} violation, got none`);
-  for (const f of e) assert.ok(f.message.startsWith(`${id} violated: `), f.message);
-}
+import { errors, failsWith } from '../fixtures/host/findings.js';
 
 const handshake = { type: 'handshake', protocol_version: 'contextgraph/1.0' };
 const query = (extra: Record<string, unknown> = {}, env: Record<string, unknown> = {}) => ({ type: 'query', query: { ...SAMPLE_QUERY, ...extra }, ...env });

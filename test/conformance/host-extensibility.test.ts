@@ -14,18 +14,11 @@ import type { FanOutResult } from '../../src/host/fan-out.js';
 import { ConsentRequired, CorrelationMismatch, Host, HandshakeFailed, ProviderError, ProviderTimeout } from '../../src/host/index.js';
 import { HOST_MISBEHAVIOURS } from '../../src/host/misbehaviours.js';
 import { EXTENSIBILITY_VARIANTS } from '../../src/host/misbehave-host/extensibility.js';
-import type { Finding } from '../../src/protocol/findings.js';
 import type { HostPolicies } from '../../src/host/host.js';
 import type { ProviderAnswer, ProviderDescriptor } from '../../src/host/types.js';
 import { SAMPLE_QUERY, SCRIPTED, NODE } from '../fixtures/host/helpers.js';
 
-const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');
-function failsWith(fs: Finding[], id: string): void {
-  const e = errors(fs);
-  assert.ok(e.length > 0, `expected a ${id} violation, got none`);
-  for (const f of e) assert.ok(f.message.startsWith(`${id} violated: `), f.message);
-}
-const passes = (fs: Finding[]) => assert.deepEqual(errors(fs).map((f) => f.message), []);
+import { errors, failsWith, passes } from '../fixtures/host/findings.js';
 
 const handshake = { type: 'handshake', protocol_version: 'contextgraph/1.0' };
 const query = (goal = SAMPLE_QUERY.goal) => ({ type: 'query', id: 'q1', query: { ...SAMPLE_QUERY, goal } });

@@ -18,13 +18,7 @@ import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
 import type { Finding } from '../../src/protocol/findings.js';
 import { SAMPLE_QUERY, tempDir } from '../fixtures/host/helpers.js';
 
-const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');
-function failsWith(fs: Finding[], id: string, text?: string): void {
-  const e = errors(fs);
-  assert.ok(e.length > 0, `expected a ${id} violation, got none`);
-  assert.ok(e.every((f) => f.message.startsWith(`${id} violated: `)), e.map((f) => f.message).join('\n'));
-  if (text !== undefined) assert.ok(e.some((f) => f.message.includes(text)), e.map((f) => f.message).join('\n'));
-}
+import { failsWith } from '../fixtures/host/findings.js';
 
 const D = (c: string) => `sha256:${c.repeat(64)}`;
 function rf(id: string, digest: string): ReceivedFrame {
