@@ -28,11 +28,9 @@ import type { ProviderAnswer } from '../../host/types.js';
 import { violation, warning, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
 import { utf8ByteLength } from '../../protocol/token-cost.js';
+import { describeError } from './check-text.js';
 
-function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
+const describe = describeError;
 
 /** The opening of a fence header for (provider, frame id), as the renderer escapes it. */
 function headerPrefix(provider: string, id: string): string {

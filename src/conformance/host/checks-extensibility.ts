@@ -10,6 +10,7 @@
 import { violation, type Finding } from '../../protocol/findings.js';
 import type { FanOutResult } from '../../host/fan-out.js';
 import { queriesIn } from './checks.js';
+import { describeError, memberOf } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
@@ -22,14 +23,9 @@ export interface ProviderSeen {
   received: readonly Line[];
 }
 
-function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
+const describe = describeError;
 
-function member(err: unknown, key: string): unknown {
-  return typeof err === 'object' && err !== null ? (err as Record<string, unknown>)[key] : undefined;
-}
+const member = memberOf;
 
 function frameIdsOf(fanOut: FanOutResult | undefined, routingId: string): string[] {
   const answer = fanOut?.answers.find((a) => a.provider.routingId === routingId);

@@ -25,17 +25,13 @@ import type { VerifyOutcome } from '../../host/verify-reuse.js';
 import { violation, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
 import { verifiesIn } from './checks-verify.js';
+import { isPlainObject, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+const isObject = isPlainObject;
 
-function show(value: unknown): string {
-  const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
-  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
-}
+const show = (value: unknown): string => showValue(value);
 
 /** Every identity (by full FrameId key) that reached the provider in a verify request. */
 export function requestedIdentities(received: readonly Line[]): Set<string> {

@@ -13,11 +13,9 @@ import type { ProviderAnswer } from '../../host/types.js';
 import { checkUsageReport, type UsageReport } from '../../host/usage.js';
 import { violation, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
+import { showValue } from './check-text.js';
 
-function show(value: unknown): string {
-  const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
+const show = (value: unknown): string => showValue(value, 120);
 
 /** B3: the cost a frame's inline content actually has, ceil(UTF-8 bytes / 4). */
 function byteCost(content: unknown): number {

@@ -22,17 +22,13 @@ import { findPackageRoot } from '../../util/package-root.js';
 import { bundledProviderCommand } from '../suite/config.js';
 import type { HostScenario } from './scenario.js';
 import { readNdjsonFile } from './ndjson-file.js';
+import { isPlainObject, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+const isObject = isPlainObject;
 
-function show(value: unknown): string {
-  const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
-  return text.length > 100 ? `${text.slice(0, 97)}...` : text;
-}
+const show = (value: unknown): string => showValue(value);
 
 /** The verify envelopes among the lines a provider received. */
 export function verifiesIn(lines: readonly Line[]): Line[] {

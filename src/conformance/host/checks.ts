@@ -5,13 +5,11 @@
  */
 import { violation, type Finding } from '../../protocol/findings.js';
 import type { FanOutResult } from '../../host/fan-out.js';
+import { describeError } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
-function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
+const describe = describeError;
 
 /** The query envelopes among the lines a provider received. */
 export function queriesIn(lines: readonly Line[]): Line[] {
