@@ -15,12 +15,28 @@ import {
   describeError,
 } from '../src/conformance/suite/index.js';
 import { stepBackstopMs, withBackstop, type ProviderWorld } from './world.js';
+import { encodeTranscript, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../src/conformance/evidence.js';
+import type { SuiteRuntime } from '../src/conformance/suite/index.js';
+
+/** Runs whose target (its handshake_ack) has been attached: once per run, on its first scenario. */
+const targetAttached = new WeakSet<SuiteRuntime>();
 
 Before({ tags: '@provider', name: 'provider scenario setup' }, async function (this: ProviderWorld, { pickle }) {
   const tags = pickle.tags.map((t) => t.name);
   try {
     const runtime = runtimeFor(this.parameters as { runId?: unknown; config?: unknown });
     this.probe = new ScenarioProbe(runtime, tags);
+    if (!targetAttached.has(runtime)) {
+      targetAttached.add(runtime);
+      let first;
+      try {
+        first = await withBackstop(runtime.sharedAck(), stepBackstopMs(runtime.config.timeouts), 'the shared handshake');
+      } catch (err) {
+        if (err instanceof HarnessError) throw err;
+      }
+      const target = runtime.config.target;
+      this.attach(JSON.stringify({ label: target.label, transport: target.kind, ack: first ?? null }), TARGET_MEDIA_TYPE);
+    }
     const needs = needsOf(tags);
     let ack;
     if (needsAck(needs)) {
@@ -48,6 +64,8 @@ After({ tags: '@provider', name: 'close fresh connections' }, async function (th
   const probe = this.probe;
   if (!probe) return;
   if (probe.notes.length > 0) this.log(probe.notes.join('\n'));
+  const transcript = probe.transcript();
+  if (transcript.length > 0) this.attach(encodeTranscript(transcript), TRANSCRIPT_MEDIA_TYPE);
   await probe.dispose();
 });
 

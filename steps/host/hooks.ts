@@ -5,6 +5,8 @@ import { HostScenario } from '../../src/conformance/host/scenario.js';
 import { hostSuiteConfig, type HostRunParameters } from '../../src/conformance/host/runtime.js';
 import { idsOfTags } from '../../src/conformance/host/tags.js';
 import type { ProviderWorld } from '../world.js';
+import { encodeTranscript, TRANSCRIPT_MEDIA_TYPE, wireEntry, type WireEntry } from '../../src/conformance/evidence.js';
+import { existsSync, readFileSync } from 'node:fs';
 
 Before({ tags: '@host', name: 'host scenario setup' }, async function (this: ProviderWorld, { pickle }) {
   const config = await hostSuiteConfig(this.parameters as { host?: HostRunParameters });
@@ -12,5 +14,15 @@ Before({ tags: '@host', name: 'host scenario setup' }, async function (this: Pro
 });
 
 After({ tags: '@host', name: 'host scenario teardown' }, async function (this: ProviderWorld) {
+  // Wire evidence (issue 10): every line the host under test sent to each scripted provider, as recorded
+  // by that provider (docs/interpretations.md §61: the host suite records no times).
+  const entries: WireEntry[] = [];
+  for (const p of this.hostScenario?.providers.values() ?? []) {
+    if (!existsSync(p.recordPath)) continue;
+    for (const line of readFileSync(p.recordPath, 'utf8').split('\n')) {
+      if (line !== '') entries.push(wireEntry({ direction: 'received', connection: `to provider ${p.label}`, t_ms: null, line }));
+    }
+  }
+  if (entries.length > 0) this.attach(encodeTranscript(entries.slice(0, 200)), TRANSCRIPT_MEDIA_TYPE);
   await this.hostScenario?.dispose();
 });

@@ -8,6 +8,66 @@
  */
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { RunSuiteResult } from '../run-suite.js';
+import type { WireEntry } from '../evidence.js';
+import type { ScenarioSummary, SuiteSummary } from './summary.js';
+
+/**
+ * The JSON report's shape version (schema/report/cgp-conformance-report.schema.json). Bumped when a member
+ * changes meaning or is removed; adding members does not bump it.
+ */
+export const REPORT_VERSION = 1;
+
+/** One finding of a run, with the wire evidence of the scenario that produced it. */
+export interface ReportFinding {
+  id: string;
+  severity: 'error' | 'warning';
+  pointer: string;
+  message: string;
+  scenario: { name: string; uri: string; line: number; ids: string[] };
+  evidence: WireEntry[];
+}
+
+/** The first catalogue-looking id a failure message starts with (`B4, S2-wire-shape: …` → B4). */
+function leadingId(message: string, fallback: readonly string[]): string {
+  const m = /^([A-Z][A-Za-z0-9.]*(?:-[A-Za-z0-9.-]+)?)(?:[ ,:]| violated)/.exec(message);
+  if (m && fallback.includes(m[1]!)) return m[1]!;
+  return fallback[0] ?? 'unknown';
+}
+
+/**
+ * Every finding of the run: error findings of failed scenarios (a failed scenario without one gets a finding
+ * from its failure message, so a failure is never lost) and warnings of every scenario. Harness errors are
+ * not findings (they are counted apart).
+ */
+export function reportFindings(summary: SuiteSummary): ReportFinding[] {
+  const out: ReportFinding[] = [];
+  for (const sc of summary.scenarios) {
+    if (sc.harness_error !== undefined) continue;
+    const scenario = { name: sc.name, uri: sc.uri, line: sc.line, ids: sc.ids };
+    const evidence = sc.transcript ?? [];
+    const errors = sc.findings.filter((f) => f.severity === 'error');
+    if (sc.status === 'failed') {
+      if (errors.length > 0) for (const f of errors) out.push({ id: f.id, severity: 'error', pointer: f.pointer, message: f.message, scenario, evidence });
+      else out.push({ id: leadingId(sc.message ?? '', sc.ids), severity: 'error', pointer: '', message: sc.message ?? `${sc.ids.join(', ')}: the scenario failed`, scenario, evidence });
+    }
+    for (const f of sc.findings.filter((x) => x.severity === 'warning')) out.push({ id: f.id, severity: 'warning', pointer: f.pointer, message: f.message, scenario, evidence });
+  }
+  return out;
+}
+
+/** The target as the report names it: its label and, for a provider, its handshake_ack. */
+export function reportTarget(result: RunSuiteResult): Record<string, unknown> {
+  const label = result.targetLabel ?? result.config.target.label;
+  const transport = result.side === 'host' ? 'host' : result.config.target.kind;
+  const ack = result.summary.target?.ack ?? null;
+  const pick = (k: string) => (ack && k in ack ? ack[k] : null);
+  const provider = pick('provider') as Record<string, unknown> | null;
+  // data_flow sits in provider (§3); a top-level one is read too
+  const dataFlow = provider && typeof provider === 'object' && 'data_flow' in provider ? provider.data_flow : pick('data_flow');
+  return { label, transport, provider, protocol_version: pick('protocol_version'), capabilities: pick('capabilities'), data_flow: dataFlow ?? null, ack };
+}
+
+export type { ScenarioSummary };
 
 export const EXIT_OK = 0;
 export const EXIT_MUST_FAILED = 1;
@@ -22,7 +82,9 @@ export function exitCodeOf(result: RunSuiteResult): number {
 export function jsonReport(result: RunSuiteResult, toolVersion: string): unknown {
   const s = result.summary;
   return {
-    target: result.targetLabel ?? result.config.target.label,
+    report_version: REPORT_VERSION,
+    side: result.side ?? 'provider',
+    target: reportTarget(result),
     transport: result.side === 'host' ? 'host' : result.config.target.kind,
     protocol_version: PROTOCOL_VERSION,
     tool_version: toolVersion,
@@ -35,7 +97,8 @@ export function jsonReport(result: RunSuiteResult, toolVersion: string): unknown
     totals: s.totals,
     harness_errors: s.harness_errors,
     ids: s.ids.map((i) => ({ id: i.id, status: i.status, scenarios: i.scenarios })),
-    scenarios: s.scenarios,
+    findings: reportFindings(s),
+    scenarios: s.scenarios.map(({ transcript: _t, ...rest }) => rest),
   };
 }
 

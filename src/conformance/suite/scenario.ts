@@ -8,12 +8,13 @@ import { findCatalogueEntry } from '../../catalogue/index.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { RawEnvelope } from '../../transport/ndjson.js';
+import { WireRecorder, type WireEntry } from '../evidence.js';
 import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyContext } from './checks.js';
 import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake } from './handshake.js';
 import { Ledger, type Verdict } from './ledger.js';
 import type { SharedSession, SuiteRuntime } from './runtime.js';
-import type { AnySession } from './session.js';
+import type { AnySession, TappedLine } from './session.js';
 
 /** A frames reply with the query it answers. */
 export interface FramesAnswer {
@@ -40,6 +41,10 @@ export class ScenarioProbe {
   readonly notes: string[] = [];
   /** Connections this scenario used (their unchecked raw lines are checked at its verdict). */
   private readonly used = new Set<AnySession>();
+  /** Every line this scenario's connections carried while it ran (issue 10 wire evidence). */
+  readonly wire = new WireRecorder();
+  private readonly untap: Array<() => void> = [];
+  private freshCount = 0;
   private readonly owned: AnySession[] = [];
   private sharedSession: SharedSession | undefined;
   private freshSession: AnySession | undefined;
@@ -78,7 +83,7 @@ export class ScenarioProbe {
     if (!this.sharedSession) {
       this.sharedSession = shared;
       this.merge(shared.evidence);
-      this.touch(shared.session);
+      this.touch(shared.session, 'shared');
     }
     if (!ackOf(shared.outcome)) {
       const seen = shared.outcome.reply ? `a "${shared.outcome.reply.type}" envelope` : describeError(shared.outcome.error);
@@ -99,7 +104,7 @@ export class ScenarioProbe {
     this.owned.push(session);
     this.freshSession = session;
     this.freshAck = undefined;
-    this.touch(session);
+    this.touch(session, `fresh-${++this.freshCount}`);
     return session;
   }
 
@@ -161,8 +166,19 @@ export class ScenarioProbe {
     return Array.isArray(reps) ? reps.filter((r): r is string => typeof r === 'string') : undefined;
   }
 
-  private touch(session: AnySession): void {
+  private touch(session: AnySession, connection: string): void {
+    if (this.used.has(session)) return;
     this.used.add(session);
+    // The shared connection was handshaken before this scenario: its opening lines come first (negative times).
+    const record = (t: TappedLine) =>
+      this.wire.add({ direction: t.direction === 'out' ? 'sent' : 'received', connection, line: t.line, at: t.wall, ...(t.raw ? { raw: true } : {}), ...(t.error !== undefined ? { error: t.error } : {}) });
+    if (connection === 'shared') for (const t of session.taps.opening) record(t);
+    this.untap.push(session.taps.on(record));
+  }
+
+  /** The wire transcript so far. */
+  transcript(): WireEntry[] {
+    return this.wire.transcript();
   }
 
   // ── exchanges ────────────────────────────────────────────────────────────────────────────────────
@@ -301,6 +317,7 @@ export class ScenarioProbe {
 
   /** Close the fresh connections this scenario opened. */
   async dispose(): Promise<void> {
+    for (const off of this.untap.splice(0)) off();
     const owned = this.owned.splice(0);
     await Promise.allSettled(owned.map((s) => this.runtime.release(s)));
   }

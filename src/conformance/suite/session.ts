@@ -24,6 +24,40 @@ export interface InboundLine {
   unterminated?: boolean;
 }
 
+/** A line that crossed a connection, as its listeners see it (issue 10 wire evidence). */
+export interface TappedLine {
+  direction: 'in' | 'out';
+  line: string;
+  /** Date.now() when it crossed. */
+  wall: number;
+  raw?: boolean;
+  error?: string;
+}
+
+/** Listeners on every line of one connection, both directions; its first lines (the handshake) are kept. */
+export class WireTaps {
+  private readonly listeners = new Set<(line: TappedLine) => void>();
+  /** The lines up to and including the first one received (the handshake and its answer). */
+  readonly opening: TappedLine[] = [];
+  private opened = false;
+
+  emit(entry: TranscriptEntry): void {
+    const t: TappedLine = { direction: entry.direction, line: entry.line, wall: Date.now() };
+    if (entry.raw) t.raw = true;
+    if (entry.error !== undefined) t.error = entry.error;
+    if (!this.opened && this.opening.length < 4) {
+      this.opening.push(t);
+      if (t.direction === 'in') this.opened = true;
+    }
+    for (const l of this.listeners) l(t);
+  }
+
+  on(listener: (line: TappedLine) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
 /** At most this many inbound lines are kept per session (the suite's probes stay far below it). */
 const MAX_KEPT_LINES = 5_000;
 
@@ -36,6 +70,8 @@ export interface ProviderSession {
   /** Lines dropped because of the bound. */
   readonly droppedLines: number;
   readonly stalled: boolean;
+  /** Every line in both directions, for wire evidence. */
+  readonly taps: WireTaps;
   /** Send a handshake and return the first envelope that comes back. */
   handshake(version: string): Promise<RawEnvelope>;
   /** Lock-step round trip. HTTP: null for a 204 (no reply). */
@@ -51,13 +87,16 @@ export class StdioSession implements ProviderSession {
     readonly conn: StdioConnection,
     readonly label: string,
     readonly timeouts: SuiteTimeouts,
+    readonly taps: WireTaps,
   ) {}
 
   static async spawn(config: SuiteConfig): Promise<StdioSession> {
     const target = config.target;
     if (target.kind !== 'stdio') throw new HarnessError('StdioSession.spawn: the target is not a stdio target');
     const box: { session?: StdioSession; early: TranscriptEntry[] } = { early: [] };
+    const taps = new WireTaps();
     const onLine = (entry: TranscriptEntry) => {
+      taps.emit(entry);
       if (entry.direction !== 'in') return;
       if (box.session) box.session.keep(entry);
       else box.early.push(entry);
@@ -70,7 +109,7 @@ export class StdioSession implements ProviderSession {
       // The suite keeps its own bounded copy of inbound lines; the transport's transcript stays small.
       transcriptMaxEntries: 200,
     });
-    const session = new StdioSession(conn, target.label, config.timeouts);
+    const session = new StdioSession(conn, target.label, config.timeouts, taps);
     box.session = session;
     for (const entry of box.early) session.keep(entry);
     return session;
@@ -145,6 +184,7 @@ export class HttpSession implements ProviderSession {
   readonly kind = 'http' as const;
   readonly lines: InboundLine[] = [];
   droppedLines = 0;
+  readonly taps = new WireTaps();
   readonly conn: HttpConnection;
 
   constructor(
@@ -159,6 +199,7 @@ export class HttpSession implements ProviderSession {
       timeoutMs: timeouts.requestMs,
       ...(token ? { credential: new Credential(token) } : {}),
       onLine: (entry) => {
+        this.taps.emit(entry);
         if (entry.direction !== 'in') return;
         if (this.lines.length >= MAX_KEPT_LINES) {
           this.droppedLines++;
@@ -208,6 +249,7 @@ export class InProcessSession implements ProviderSession {
   readonly kind = 'in-process' as const;
   readonly lines: InboundLine[] = [];
   droppedLines = 0;
+  readonly taps = new WireTaps();
   private unresponsiveSince: number | undefined;
 
   constructor(
@@ -249,12 +291,15 @@ export class InProcessSession implements ProviderSession {
       }, timeoutMs);
     });
     let reply;
+    const sent = JSON.stringify(envelope);
+    this.taps.emit({ direction: 'out', line: sent, at: 0 });
     try {
-      reply = await Promise.race([this.provider.handle(JSON.stringify(envelope)), timeout]);
+      reply = await Promise.race([this.provider.handle(sent), timeout]);
     } finally {
       clearTimeout(timer);
     }
     for (const text of reply.lines) {
+      this.taps.emit({ direction: 'in', line: text, at: 0 });
       if (this.lines.length >= MAX_KEPT_LINES) this.droppedLines++;
       else this.lines.push({ line: this.lines.length + this.droppedLines + 1, text });
     }

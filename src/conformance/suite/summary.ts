@@ -9,6 +9,7 @@
  */
 import type { Finding } from '../../protocol/findings.js';
 import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from './errors.js';
+import { decodeTranscript, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE, type WireEntry } from '../evidence.js';
 
 /** Side tags (DESIGN "Tags"): they say which suite a scenario belongs to, they name no requirement. */
 const SIDE_TAGS = new Set(['provider', 'host', 'composition', 'types']);
@@ -39,6 +40,15 @@ export interface ScenarioSummary {
   findings: Finding[];
   not_applicable?: string;
   harness_error?: string;
+  /** The wire evidence: what crossed the scenario's connections while it ran. */
+  transcript?: WireEntry[];
+}
+
+/** The target as it identified itself (attached once per provider run). */
+export interface TargetIdentity {
+  label: string;
+  transport: string;
+  ack: Record<string, unknown> | null;
 }
 
 export interface IdSummary {
@@ -53,6 +63,7 @@ export interface SuiteSummary {
   ids: IdSummary[];
   totals: Record<ScenarioStatus, number>;
   harness_errors: number;
+  target?: TargetIdentity;
 }
 
 const RANK: Record<IdStatus, number> = { failed: 4, warning: 3, witnessed: 2, 'not-applicable': 1, unwitnessed: 0 };
@@ -75,6 +86,7 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
   const attachments = new Map<string, Array<{ mediaType: string; body: string }>>();
   const finished: string[] = [];
   let success = false;
+  let target: TargetIdentity | undefined;
   for (const m of messages) {
     if (m.gherkinDocument?.feature) {
       for (const child of m.gherkinDocument.feature.children) {
@@ -91,6 +103,10 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
       const { testCaseStartedId: id, testStepResult: r } = m.testStepFinished;
       const prev = worst.get(id);
       if (!prev || ORDER.indexOf(r.status) > ORDER.indexOf(prev.status)) worst.set(id, { status: r.status, ...(r.message ? { message: r.message } : {}) });
+    }
+    if (m.attachment?.mediaType === TARGET_MEDIA_TYPE && target === undefined) {
+      const t = parseJson(m.attachment.body) as TargetIdentity | undefined;
+      if (t && typeof t.label === 'string') target = t;
     }
     if (m.attachment?.testCaseStartedId) {
       const list = attachments.get(m.attachment.testCaseStartedId) ?? [];
@@ -110,7 +126,9 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
     const findings: Finding[] = [];
     let notApplicable: string | undefined;
     let harness: string | undefined;
+    const transcript: WireEntry[] = [];
     for (const a of attachments.get(startedId) ?? []) {
+      if (a.mediaType === TRANSCRIPT_MEDIA_TYPE) transcript.push(...decodeTranscript(a.body));
       const body = parseJson(a.body) as Record<string, unknown> | undefined;
       if (a.mediaType === FINDING_MEDIA_TYPE && body) findings.push(body as unknown as Finding);
       if (a.mediaType === APPLICABILITY_MEDIA_TYPE && typeof body?.not_applicable === 'string') notApplicable = body.not_applicable;
@@ -124,6 +142,7 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
     if (result.message && status === 'failed') s.message = result.message.split('\n').filter((l) => !/^\s+at /.test(l)).join('\n');
     if (notApplicable !== undefined) s.not_applicable = notApplicable;
     if (harness !== undefined) s.harness_error = harness;
+    if (transcript.length > 0) s.transcript = transcript;
     scenarios.push(s);
   }
 
@@ -152,5 +171,6 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
     ids: [...byId.values()],
     totals,
     harness_errors: scenarios.filter((s) => s.harness_error !== undefined).length,
+    ...(target !== undefined ? { target } : {}),
   };
 }
