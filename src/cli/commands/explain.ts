@@ -1,0 +1,23 @@
+// `cgp-conformance explain <id> [--json]` — what an anchor or rule id requires, where SPEC.md states it, the
+// interpretations that apply, the scenarios that witness it, the red-team modes that prove its check can fail,
+// and the command that runs just those scenarios. Exit codes: 0 explained; 2 unknown id (nearest ids suggested).
+import type { Command } from 'commander';
+import { explain, nearestIds, renderExplanation } from '../../conformance/explain.js';
+
+export function registerExplainCommand(program: Command): void {
+  program
+    .command('explain')
+    .description('explain an anchor or rule id: requirement, SPEC.md passage, interpretations, witnessing scenarios, red-team modes')
+    .argument('<id>', 'an anchor (B4) or rule id (S6.3-content-digest)')
+    .option('--json', 'write the explanation as JSON')
+    .action((id: string, opts: { json?: boolean }) => {
+      const e = explain(id.replace(/^@/, ''));
+      if (!e) {
+        const near = nearestIds(id.replace(/^@/, ''));
+        process.stderr.write(`cgp-conformance explain: unknown anchor or rule id ${JSON.stringify(id)}; nearest: ${near.join(', ')}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      process.stdout.write(opts.json ? `${JSON.stringify(e, null, 2)}\n` : renderExplanation(e));
+    });
+}
