@@ -43,7 +43,7 @@ export function explain(id: string): Explanation | undefined {
   const passage = specPassage(entry);
   const scenarios = scenariosWitnessing(id);
   const modes = [
-    ...MISBEHAVIOURS.filter((m) => m.breaks.includes(id)).map((m) => ({
+    ...MISBEHAVIOURS.filter((m) => (m.breaks as readonly string[]).includes(id)).map((m) => ({
       side: 'provider' as const,
       mode: m.mode,
       description: m.description,
