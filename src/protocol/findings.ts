@@ -19,6 +19,8 @@ export interface Finding {
   pointer: string;
   /** Starts with `id`; says seen vs required. */
   message: string;
+  /** Indices into the scenario's wire transcript of the lines that show it (the request and its reply). */
+  wire?: number[];
 }
 
 /**

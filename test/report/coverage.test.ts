@@ -362,13 +362,18 @@ describe('renderers', () => {
     for (const a of catalogue.anchors) assert.ok(md.includes(`| ${a.id} |`) || md.includes(`| **❌ ${a.id}** |`), a.id);
   });
 
-  test('html: self-contained, same data, failed and unwitnessed rows highlighted', () => {
+  test('html: self-contained, same data, failed and unwitnessed rows highlighted, no emoji', () => {
     const html = renderHtml(report);
-    assert.doesNotMatch(html, /<script|<link|src=|@import|url\(/i);
+    // the one script is inline (it opens transcripts for printing); nothing is loaded from anywhere
+    assert.doesNotMatch(html, /<link|src=|@import|url\(/i);
+    assert.equal(html.match(/<script/g)?.length, 1);
     assert.doesNotMatch(html, /https?:/);
-    assert.match(html, /<tr class="failed" id="H2">/);
-    assert.match(html, /<tr class="unwitnessed" id="Q1">/);
-    assert.match(html, /<tr class="witnessed" id="H1">/);
+    assert.doesNotMatch(html, /[\u{1F000}-\u{1FAFF}\u{2600}-\u{27BF}\u{2B00}-\u{2BFF}\u{FE0F}]/u, 'status marks are SVG, not emoji');
+    assert.match(html, /<tr class="failed" id="H2" data-side="provider" data-level="MUST" data-status="failed">/);
+    assert.match(html, /<tr class="unwitnessed" id="Q1" /);
+    assert.match(html, /<tr class="witnessed" id="H1" /);
+    assert.match(html, /<a href="#spec-3" title="SPEC.md §3">H1<\/a>/, 'ids link to their SPEC.md section');
+    assert.match(html, /<section id="spec-3"><pre>## 3\. Handshake/, 'which is embedded in the page');
     assert.match(html, /tr\.failed,tr\.unwitnessed\{background/);
     for (const a of catalogue.anchors) assert.ok(html.includes(`id="${a.id}"`), a.id);
   });

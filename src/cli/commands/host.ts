@@ -5,12 +5,13 @@
 // Exit codes: 0 no MUST failed; 1 a MUST failed; 2 usage.
 import type { Command } from 'commander';
 import { runSuite } from '../../conformance/run-suite.js';
-import { exitCodeOf, EXIT_USAGE, jsonReport, textReport } from '../../conformance/suite/cli-report.js';
+import { EXIT_USAGE, jsonReport, textReport } from '../../conformance/suite/cli-report.js';
 import { HOST_MISBEHAVIOURS } from '../../host/misbehaviours.js';
 import { toolVersion } from '../tool-version.js';
 import { parseMs } from './stdio.js';
+import { addCiKitOptions, applyCiKit, prepareCiKit, type CiKitOptions } from '../ci-kit.js';
 
-interface HostCliOptions {
+interface HostCliOptions extends CiKitOptions {
   adapter?: string;
   cmd?: string;
   misbehave?: string;
@@ -23,7 +24,7 @@ interface HostCliOptions {
 }
 
 export function registerHostCommand(program: Command): void {
-  program
+  const cmd = program
     .command('host')
     .description('run the host conformance suite against a host (default: the bundled reference host)')
     .option('--adapter <module>', 'a module exporting createHost(options) → HostUnderTest (like CGP_HOST)')
@@ -34,8 +35,8 @@ export function registerHostCommand(program: Command): void {
     .option('--json', 'write only a JSON report to stdout')
     .option('--timeout <ms>', 'handshake and request timeout the host is given (default 10000)')
     .option('--report-name <name>', 'reports/<name>.messages.ndjson and .junit.xml (default host)')
-    .option('--reports-dir <dir>', 'where the messages and junit files go (default <package>/reports)')
-    .action(async (opts: HostCliOptions) => {
+    .option('--reports-dir <dir>', 'where the messages and junit files go (default <package>/reports)');
+  addCiKitOptions(cmd).action(async (opts: HostCliOptions) => {
       if (opts.listMisbehaviours) {
         for (const m of HOST_MISBEHAVIOURS) process.stdout.write(`${m.mode.padEnd(28)} breaks ${m.breaks.join(', ')} — ${m.description}\n`);
         return;
@@ -48,8 +49,10 @@ export function registerHostCommand(program: Command): void {
       if (opts.misbehave !== undefined && (opts.adapter !== undefined || opts.cmd !== undefined)) return usage('--misbehave applies to the bundled host only');
       if (opts.misbehave !== undefined && !HOST_MISBEHAVIOURS.some((m) => m.mode === opts.misbehave)) return usage(`unknown host misbehaviour ${JSON.stringify(opts.misbehave)}`);
       let timeout: number | undefined;
+      let kit;
       try {
         timeout = parseMs('--timeout', opts.timeout);
+        kit = prepareCiKit(opts);
       } catch (err) {
         return usage((err as Error).message);
       }
@@ -64,9 +67,11 @@ export function registerHostCommand(program: Command): void {
         ...(opts.reportsDir !== undefined ? { reportsDir: opts.reportsDir } : {}),
         progress: process.stderr,
       });
-      const code = exitCodeOf(result);
-      if (opts.json) process.stdout.write(`${JSON.stringify(jsonReport(result, toolVersion()), null, 2)}\n`);
+      const ci = applyCiKit(result, opts, kit);
+      const code = ci.exitCode;
+      if (opts.json) process.stdout.write(`${JSON.stringify({ ...(jsonReport(result, toolVersion()) as object), ...ci.json }, null, 2)}\n`);
       else process.stdout.write(textReport(result));
+      for (const line of ci.lines) process.stderr.write(`cgp-conformance host: ${line}\n`);
       process.exitCode = code;
       setTimeout(() => process.exit(code), 2_000).unref();
     });

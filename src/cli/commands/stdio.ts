@@ -4,11 +4,12 @@
 // handshake at all. Progress goes to stderr; with --json, stdout carries only the JSON report.
 import type { Command } from 'commander';
 import { runSuite } from '../../conformance/run-suite.js';
-import { exitCodeOf, EXIT_USAGE, jsonReport, textReport } from '../../conformance/suite/cli-report.js';
+import { EXIT_USAGE, jsonReport, textReport } from '../../conformance/suite/cli-report.js';
 import { ConfigError } from '../../conformance/suite/config.js';
 import { toolVersion } from '../tool-version.js';
+import { addCiKitOptions, applyCiKit, prepareCiKit, type CiKitOptions } from '../ci-kit.js';
 
-export interface SuiteCliOptions {
+export interface SuiteCliOptions extends CiKitOptions {
   tags?: string;
   json?: boolean;
   timeout?: string;
@@ -32,9 +33,11 @@ export async function runSuiteCommand(
 ): Promise<void> {
   let timeout: number | undefined;
   let grace: number | undefined;
+  let kit;
   try {
     timeout = parseMs('--timeout', opts.timeout);
     grace = parseMs('--shutdown-grace', opts.shutdownGrace);
+    kit = prepareCiKit(opts);
   } catch (err) {
     process.stderr.write(`cgp-conformance ${name}: ${(err as Error).message}\n`);
     process.exitCode = EXIT_USAGE;
@@ -63,9 +66,11 @@ export async function runSuiteCommand(
     }
     throw err;
   }
-  const code = exitCodeOf(result);
-  if (opts.json) process.stdout.write(`${JSON.stringify(jsonReport(result, toolVersion()), null, 2)}\n`);
+  const ci = applyCiKit(result, opts, kit);
+  const code = ci.exitCode;
+  if (opts.json) process.stdout.write(`${JSON.stringify({ ...(jsonReport(result, toolVersion()) as object), ...ci.json }, null, 2)}\n`);
   else process.stdout.write(textReport(result));
+  for (const line of ci.lines) process.stderr.write(`cgp-conformance ${name}: ${line}\n`);
   if (result.neverAnswered) process.stderr.write(`cgp-conformance ${name}: the target never answered the handshake (${result.reason ?? 'no reason'})\n`);
   process.exitCode = code;
   // Everything the suite opened is closed; if a misbehaving target left something alive, do not wait on it.
@@ -73,7 +78,7 @@ export async function runSuiteCommand(
 }
 
 export function registerStdioCommand(program: Command): void {
-  program
+  const cmd = program
     .command('stdio')
     .description('run the provider conformance suite against a stdio provider: cgp-conformance stdio [options] -- <command> [args...]')
     .argument('<command>', 'the provider program (spawned once per fresh connection)')
@@ -84,8 +89,8 @@ export function registerStdioCommand(program: Command): void {
     .option('--shutdown-grace <ms>', 'how long the provider has to exit after shutdown (default 2000)')
     .option('--report-name <name>', 'reports/<name>.messages.ndjson and .junit.xml (default provider-stdio)')
     .option('--reports-dir <dir>', 'where the messages and junit files go (default <package>/reports)')
-    .allowUnknownOption()
-    .action(async (command: string, args: string[], opts: SuiteCliOptions) => {
+    .allowUnknownOption();
+  addCiKitOptions(cmd).action(async (command: string, args: string[], opts: SuiteCliOptions) => {
       await runSuiteCommand('stdio', { kind: 'stdio', command, args }, opts);
     });
 }

@@ -53,7 +53,11 @@ export {
   type SuiteRunOptions,
   type SuiteRunResult,
 } from './red-team.js';
-export { renderHtml } from './render-html.js';
+export { renderHtml, type PageDetails } from './render-html.js';
+export { detailsFromMessages } from './page-details.js';
+export { renderJunit, type JunitOptions } from './junit.js';
+export { renderBugReport, writeBugReports, bugReportFile, type BugReportContext } from './bug-report.js';
+export { readKnownFailures, applyKnownFailures, KnownFailuresError, type KnownFailure, type KnownFailuresOutcome } from './known-failures.js';
 export { renderMarkdown } from './render-markdown.js';
 export {
   APPLICABILITY_MEDIA_TYPE,

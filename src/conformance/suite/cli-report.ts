@@ -27,6 +27,15 @@ export interface ReportFinding {
   evidence: WireEntry[];
 }
 
+/**
+ * The lines that show a finding: the exchange it was found in when the probe knows it (the request and its
+ * reply), else the scenario's whole transcript.
+ */
+export function minimalEvidence(all: readonly WireEntry[], wire: readonly number[] | undefined): WireEntry[] {
+  if (wire && wire.length > 0 && wire.every((i) => i >= 0 && i < all.length)) return wire.map((i) => all[i]!);
+  return [...all];
+}
+
 /** The first catalogue-looking id a failure message starts with (`B4, S2-wire-shape: …` → B4). */
 function leadingId(message: string, fallback: readonly string[]): string {
   const m = /^([A-Z][A-Za-z0-9.]*(?:-[A-Za-z0-9.-]+)?)(?:[ ,:]| violated)/.exec(message);
@@ -44,13 +53,14 @@ export function reportFindings(summary: SuiteSummary): ReportFinding[] {
   for (const sc of summary.scenarios) {
     if (sc.harness_error !== undefined) continue;
     const scenario = { name: sc.name, uri: sc.uri, line: sc.line, ids: sc.ids };
-    const evidence = sc.transcript ?? [];
+    const all = sc.transcript ?? [];
+    const evidence = (f?: { wire?: number[] }): WireEntry[] => minimalEvidence(all, f?.wire);
     const errors = sc.findings.filter((f) => f.severity === 'error');
     if (sc.status === 'failed') {
-      if (errors.length > 0) for (const f of errors) out.push({ id: f.id, severity: 'error', pointer: f.pointer, message: f.message, scenario, evidence });
-      else out.push({ id: leadingId(sc.message ?? '', sc.ids), severity: 'error', pointer: '', message: sc.message ?? `${sc.ids.join(', ')}: the scenario failed`, scenario, evidence });
+      if (errors.length > 0) for (const f of errors) out.push({ id: f.id, severity: 'error', pointer: f.pointer, message: f.message, scenario, evidence: evidence(f) });
+      else out.push({ id: leadingId(sc.message ?? '', sc.ids), severity: 'error', pointer: '', message: sc.message ?? `${sc.ids.join(', ')}: the scenario failed`, scenario, evidence: evidence() });
     }
-    for (const f of sc.findings.filter((x) => x.severity === 'warning')) out.push({ id: f.id, severity: 'warning', pointer: f.pointer, message: f.message, scenario, evidence });
+    for (const f of sc.findings.filter((x) => x.severity === 'warning')) out.push({ id: f.id, severity: 'warning', pointer: f.pointer, message: f.message, scenario, evidence: evidence(f) });
   }
   return out;
 }

@@ -176,6 +176,18 @@ export class ScenarioProbe {
     this.untap.push(session.taps.on(record));
   }
 
+  /** Point each new finding at the exchange just observed: the last line received and the last one sent before it. */
+  private pointAtWire(ev: Evidence): void {
+    const entries = this.wire.entries;
+    let recv = entries.length - 1;
+    while (recv >= 0 && entries[recv]!.direction !== 'received') recv--;
+    if (recv < 0) return;
+    let sent = recv - 1;
+    while (sent >= 0 && !(entries[sent]!.direction === 'sent' && entries[sent]!.connection === entries[recv]!.connection)) sent--;
+    const wire = sent >= 0 ? [sent, recv] : [recv];
+    for (const f of ev.findings) if (f.wire === undefined) f.wire = wire;
+  }
+
   /** The wire transcript so far. */
   transcript(): WireEntry[] {
     return this.wire.transcript();
@@ -224,7 +236,9 @@ export class ScenarioProbe {
     if (query && Array.isArray(query.representation_preferences) && ctx.requested === undefined) {
       ctx.requested = query.representation_preferences.filter((r): r is string => typeof r === 'string');
     }
-    this.merge(checkReply(reply, ctx));
+    const ev = checkReply(reply, ctx);
+    this.pointAtWire(ev);
+    this.merge(ev);
     if (reply.type === 'frames' && query && isJsonObject(reply.result)) {
       const frames = Array.isArray(reply.result.frames) ? reply.result.frames.filter(isJsonObject) : [];
       this.answers.push({ purpose, query, reply, result: reply.result, frames });

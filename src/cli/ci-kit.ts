@@ -1,0 +1,178 @@
+/**
+ * The CI kit shared by every suite command (stdio, http, host, certify, report): `--junit FILE`, `--html FILE`,
+ * `--bug-report DIR`, `--strict`, `--baseline FILE`. A command adds the options with addCiKitOptions(cmd),
+ * checks them before running with prepareCiKit(opts) (a bad baseline file is a usage error, exit 2, before
+ * anything runs), and after the run calls applyCiKit(result, opts, prepared): it writes the files and returns
+ * the exit code, the lines for stderr, and the members to merge into the JSON report.
+ *
+ *   exit code (docs/interpretations.md §64): a run that did not conclude (never answered, harness error)
+ *   keeps its code; otherwise 1 if a failure is not in the baseline, a baseline entry is stale, or (--strict)
+ *   a warning is not in the baseline; else 0.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import type { RunSuiteResult } from '../conformance/run-suite.js';
+import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
+import type { ScenarioSummary } from '../conformance/suite/summary.js';
+import { buildCoverage } from '../conformance/report/build.js';
+import { renderHtml } from '../conformance/report/render-html.js';
+import { renderJunit } from '../conformance/report/junit.js';
+import { writeBugReports } from '../conformance/report/bug-report.js';
+import { applyKnownFailures, describeEntry, failingIds, readKnownFailures, type KnownFailure, type KnownFailuresOutcome } from '../conformance/report/known-failures.js';
+import { toolVersion } from './tool-version.js';
+
+export interface CiKitOptions {
+  junit?: string;
+  html?: string;
+  bugReport?: string;
+  strict?: boolean;
+  baseline?: string;
+}
+
+export interface PreparedCiKit {
+  baseline?: KnownFailure[];
+}
+
+export interface CiKitOutcome {
+  exitCode: number;
+  /** Lines for stderr: known failures, stale entries, files written. */
+  lines: string[];
+  /** Members for the JSON report (exit_code, baseline, strict, files). */
+  json: Record<string, unknown>;
+  baseline?: KnownFailuresOutcome;
+}
+
+export function addCiKitOptions(cmd: Command): Command {
+  return cmd
+    .option('--junit <file>', 'also write the JUnit XML here (suites named after the target; failures carry the wire transcript)')
+    .option('--html <file>', 'write the report page (coverage.html: failures first, transcripts, filters) here')
+    .option('--bug-report <dir>', 'write one Markdown bug report per failed id into this directory')
+    .option('--strict', 'warnings (SHOULD not met) fail the run too')
+    .option('--baseline <file>', 'known failures (YAML or JSON list of {id or scenario, reason}): listed failures exit 0, unlisted ones 1, a listed one that passed 1 (stale)');
+}
+
+/** Check the options before the run: throws KnownFailuresError (a usage error) for a bad baseline file. */
+export function prepareCiKit(opts: CiKitOptions): PreparedCiKit {
+  return opts.baseline !== undefined ? { baseline: readKnownFailures(opts.baseline) } : {};
+}
+
+/** The target as the reports name it: "name version" from its handshake_ack, else its label. */
+export function targetName(result: RunSuiteResult): string {
+  const ack = result.summary.target?.ack;
+  const p = ack && typeof ack.provider === 'object' && ack.provider !== null ? (ack.provider as Record<string, unknown>) : undefined;
+  if (p && typeof p.name === 'string' && p.name !== '') return `${p.name}${typeof p.version === 'string' ? ` ${p.version}` : ''}`;
+  return result.targetLabel ?? result.config.target.label;
+}
+
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that runs exactly the scenarios of one id against the same target. */
+export function reproCommand(result: RunSuiteResult, id: string): string {
+  const t = result.config.target;
+  const timeout = result.config.timeouts.requestMs !== 10_000 ? ` --timeout ${result.config.timeouts.requestMs}` : '';
+  const tags = `--tags @${id}`;
+  if (result.side === 'host') {
+    const label = result.targetLabel ?? '';
+    const cmd = /^host process: (.*)$/.exec(label);
+    const adapter = /^host adapter: (.*)$/.exec(label);
+    const mis = /\(misbehaving: ([^)]+)\)/.exec(label);
+    const which = cmd ? ` --cmd ${shellWord(cmd[1]!)}` : adapter ? ` --adapter ${shellWord(adapter[1]!)}` : mis ? ` --misbehave ${mis[1]}` : '';
+    return `npx cgp-conformance host ${tags}${timeout}${which}`;
+  }
+  if (t.kind === 'http') return `npx cgp-conformance http ${tags}${timeout} ${shellWord(t.url)}`;
+  if (t.bundled) return `npx cgp-conformance stdio ${tags}${timeout} -- npx cgp-conformance provider${t.misbehave ? ` --misbehave ${t.misbehave}` : ''}`;
+  return `npx cgp-conformance stdio ${tags}${timeout} -- ${[t.command, ...t.args].map(shellWord).join(' ')}`;
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+const FAILED = new Set(['failed', 'undefined', 'pending', 'ambiguous']);
+
+export function applyCiKit(result: RunSuiteResult, opts: CiKitOptions, prepared: PreparedCiKit = {}): CiKitOutcome {
+  const lines: string[] = [];
+  const json: Record<string, unknown> = {};
+  const base = exitCodeOf(result);
+  const name = targetName(result);
+  if (!result.ran) {
+    // Nothing ran: the JUnit file still tells CI why (one error testcase).
+    const junit = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cgp-conformance: ${xmlAttr(name)}" tests="1" failures="0" errors="1">\n  <testsuite name="${xmlAttr(name)}" tests="1" errors="1">\n    <testcase classname="${xmlAttr(name)}" name="handshake">\n      <error message="${xmlAttr(`the target never answered the handshake: ${result.reason ?? ''}`)}" type="NeverAnswered"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n`;
+    if (opts.junit !== undefined) write(opts.junit, junit);
+    return { exitCode: base, lines, json: { exit_code: base } };
+  }
+  const summary = result.summary;
+  const accepted = new Map<ScenarioSummary, string>();
+  let outcome: KnownFailuresOutcome | undefined;
+  let code = base;
+  const warnings = summary.scenarios.flatMap((s) => s.findings.filter((f) => f.severity === 'warning').map((f) => ({ s, f })));
+  const strictFailures = opts.strict ? warnings : [];
+  if (prepared.baseline !== undefined) {
+    outcome = applyKnownFailures(summary, prepared.baseline);
+    for (const a of outcome.accepted) accepted.set(a.scenario, a.entry.reason);
+    // --strict: a warning whose id is listed is accepted too (and keeps its entry from being stale)
+    const listedIds = new Set(prepared.baseline.filter((e) => e.id !== undefined).map((e) => e.id!));
+    const strictUnlisted = strictFailures.filter((w) => !listedIds.has(w.f.id));
+    if (opts.strict) outcome.stale = outcome.stale.filter((e) => !(e.id !== undefined && warnings.some((w) => w.f.id === e.id)));
+    for (const a of outcome.accepted) lines.push(`known failure (baseline): ${failingIds(a.scenario).join(', ')} in ${a.scenario.uri}:${a.scenario.line} ${a.scenario.name} — ${a.entry.reason}`);
+    for (const e of outcome.stale) lines.push(`stale baseline entry: remove it — ${describeEntry(e)} (${e.where}) passed in this run`);
+    for (const e of outcome.notExercised) lines.push(`baseline entry not exercised by this run: ${describeEntry(e)} (${e.where})`);
+    for (const s of outcome.unlisted) lines.push(`not in the baseline: ${s.harness_error !== undefined ? 'harness error' : failingIds(s).join(', ')} in ${s.uri}:${s.line} ${s.name}`);
+    for (const w of strictUnlisted) lines.push(`--strict: warning not in the baseline: ${w.f.message}`);
+    if (base === 0 || base === 1) {
+      const harness = summary.harness_errors > 0;
+      code = outcome.unlisted.length > 0 || outcome.stale.length > 0 || strictUnlisted.length > 0 || (harness && base !== 0) ? 1 : 0;
+      // A run that failed for a reason the baseline cannot cover (e.g. no scenario at all) keeps failing.
+      if (!result.success && summary.scenarios.filter((s) => FAILED.has(s.status)).length === 0 && summary.scenarios.length === 0) code = 1;
+    }
+    json.baseline = {
+      file: opts.baseline,
+      accepted: outcome.accepted.map((a) => ({ ids: failingIds(a.scenario), scenario: { name: a.scenario.name, uri: a.scenario.uri, line: a.scenario.line }, reason: a.entry.reason })),
+      unlisted: outcome.unlisted.map((s) => ({ ids: failingIds(s), scenario: { name: s.name, uri: s.uri, line: s.line } })),
+      stale: outcome.stale.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : { scenario: e.scenario }), reason: e.reason, message: 'stale baseline entry: remove it' })),
+      not_exercised: outcome.notExercised.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : { scenario: e.scenario }), reason: e.reason })),
+    };
+  } else if (opts.strict && strictFailures.length > 0 && base === 0) {
+    code = 1;
+    for (const w of strictFailures) lines.push(`--strict: ${w.f.message}`);
+  }
+  if (opts.strict) json.strict = true;
+
+  // The enriched JUnit replaces cucumber's in the reports dir, and goes to --junit too.
+  const junit = renderJunit(summary, { targetName: name, accepted, ...(opts.strict ? { strict: true } : {}) });
+  write(result.junitPath, junit);
+  const files: Record<string, unknown> = {};
+  if (opts.junit !== undefined) {
+    write(opts.junit, junit);
+    files.junit = opts.junit;
+    lines.push(`junit:      ${opts.junit}`);
+  }
+  if (opts.html !== undefined) {
+    const side = result.side === 'host' ? 'host' : 'provider';
+    const report = buildCoverage({ messages: [result.messagesPath], target: name, side, toolVersion: toolVersion() });
+    write(opts.html, renderHtml(report, undefined, { scenarios: summary.scenarios, ...(summary.target ? { target: summary.target } : {}) }));
+    files.html = opts.html;
+    lines.push(`html:       ${opts.html}`);
+  }
+  if (opts.bugReport !== undefined) {
+    const written = writeBugReports(opts.bugReport, reportFindings(summary), {
+      targetName: name,
+      targetLabel: result.targetLabel ?? result.config.target.label,
+      toolVersion: toolVersion(),
+      repro: (id) => reproCommand(result, id),
+    });
+    files.bug_reports = written;
+    lines.push(`bug reports: ${written.length === 0 ? 'none (no failed id)' : written.join(', ')}`);
+  }
+  if (Object.keys(files).length > 0) json.files = files;
+  json.exit_code = code;
+  return { exitCode: code, lines, json, ...(outcome ? { baseline: outcome } : {}) };
+}
+
+function xmlAttr(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

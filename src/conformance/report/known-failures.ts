@@ -1,0 +1,123 @@
+/**
+ * `--baseline FILE`: known failures accepted while a target certifies incrementally. The file is YAML or
+ * JSON: a list of entries `{id, reason}` or `{scenario, reason}` (a bare list, or `{entries: [...]}`).
+ * `scenario` is a scenario name or `features/…feature:LINE`. Rules (docs/interpretations.md §64):
+ *   failed and listed      ⇒ reported as a known failure, exit 0
+ *   failed and not listed  ⇒ exit 1
+ *   passed and listed      ⇒ exit 1 "stale baseline entry: remove it" — baselines burn down instead of rotting
+ * An entry whose id or scenario did not run (outside the tag selection, or not applicable) is neither: it is
+ * reported as not exercised. Harness errors cannot be baselined (the run is inconclusive, not a finding).
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { findCatalogueEntry } from '../../catalogue/index.js';
+import type { IdSummary, ScenarioSummary, SuiteSummary } from '../suite/summary.js';
+
+export interface KnownFailure {
+  id?: string;
+  scenario?: string;
+  reason: string;
+  /** Where it is in the file (`FILE entry 3`). */
+  where: string;
+}
+
+export class KnownFailuresError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KnownFailuresError';
+  }
+}
+
+export function readKnownFailures(path: string): KnownFailure[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new KnownFailuresError(`--baseline ${path}: cannot read: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = /^\s*[[{]/.test(text) ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new KnownFailuresError(`--baseline ${path}: neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const list = Array.isArray(doc) ? doc : doc && typeof doc === 'object' && Array.isArray((doc as { entries?: unknown }).entries) ? (doc as { entries: unknown[] }).entries : undefined;
+  if (!list) throw new KnownFailuresError(`--baseline ${path}: expected a list of {id or scenario, reason} entries (or {entries: [...]})`);
+  return list.map((raw, i) => {
+    const where = `${path} entry ${i + 1}`;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new KnownFailuresError(`${where}: expected an object {id or scenario, reason}`);
+    const e = raw as Record<string, unknown>;
+    const unknown = Object.keys(e).filter((k) => !['id', 'scenario', 'reason'].includes(k));
+    if (unknown.length > 0) throw new KnownFailuresError(`${where}: unknown member(s) ${unknown.join(', ')}; an entry has id or scenario, and reason`);
+    if ((e.id === undefined) === (e.scenario === undefined)) throw new KnownFailuresError(`${where}: give exactly one of id or scenario`);
+    if (typeof e.reason !== 'string' || e.reason.trim() === '') throw new KnownFailuresError(`${where}: reason must be a non-empty string (why the failure is accepted)`);
+    if (e.id !== undefined) {
+      if (typeof e.id !== 'string' || !findCatalogueEntry(e.id.replace(/^@/, ''))) throw new KnownFailuresError(`${where}: id ${JSON.stringify(e.id)} is not an anchor or rule id of the catalogue`);
+      return { id: e.id.replace(/^@/, ''), reason: e.reason, where };
+    }
+    if (typeof e.scenario !== 'string' || e.scenario.trim() === '') throw new KnownFailuresError(`${where}: scenario must be a scenario name or features/…feature:LINE`);
+    return { scenario: e.scenario, reason: e.reason, where };
+  });
+}
+
+export interface KnownFailuresOutcome {
+  /** Failures covered by an entry (reported, accepted). */
+  accepted: Array<{ scenario: ScenarioSummary; entry: KnownFailure }>;
+  /** Failed scenarios no entry covers. */
+  unlisted: ScenarioSummary[];
+  /** Entries whose id/scenario ran and did not fail. */
+  stale: KnownFailure[];
+  /** Entries whose id/scenario did not run. */
+  notExercised: KnownFailure[];
+}
+
+const FAILED = new Set(['failed', 'undefined', 'pending', 'ambiguous']);
+
+function matchesScenario(entry: KnownFailure, s: ScenarioSummary): boolean {
+  return entry.scenario !== undefined && (entry.scenario === s.name || entry.scenario === `${s.uri}:${s.line}`);
+}
+
+/** The ids a failed scenario fails on: its error findings' ids, else (a failure naming no finding) all its ids. */
+export function failingIds(s: ScenarioSummary): string[] {
+  const ids = [...new Set(s.findings.filter((f) => f.severity === 'error').map((f) => f.id))];
+  return ids.length > 0 ? ids : s.ids;
+}
+
+export function applyKnownFailures(summary: SuiteSummary, entries: readonly KnownFailure[]): KnownFailuresOutcome {
+  const out: KnownFailuresOutcome = { accepted: [], unlisted: [], stale: [], notExercised: [] };
+  const used = new Set<KnownFailure>();
+  for (const s of summary.scenarios.filter((x) => FAILED.has(x.status))) {
+    if (s.harness_error !== undefined) {
+      out.unlisted.push(s);
+      continue;
+    }
+    const byScenario = entries.find((e) => matchesScenario(e, s));
+    const ids = failingIds(s);
+    const byIds = ids.map((id) => entries.find((e) => e.id === id));
+    if (byScenario) {
+      used.add(byScenario);
+      out.accepted.push({ scenario: s, entry: byScenario });
+    } else if (byIds.every((e) => e !== undefined)) {
+      for (const e of byIds) used.add(e!);
+      out.accepted.push({ scenario: s, entry: byIds[0]! });
+    } else out.unlisted.push(s);
+  }
+  const idStatus = new Map<string, IdSummary['status']>(summary.ids.map((i) => [i.id, i.status]));
+  for (const e of entries) {
+    if (used.has(e)) continue;
+    if (e.id !== undefined) {
+      const st = idStatus.get(e.id);
+      if (st === 'witnessed' || st === 'warning') out.stale.push(e);
+      else out.notExercised.push(e);
+    } else {
+      const s = summary.scenarios.find((x) => matchesScenario(e, x));
+      if (s && s.status === 'passed') out.stale.push(e);
+      else out.notExercised.push(e);
+    }
+  }
+  return out;
+}
+
+export function describeEntry(e: KnownFailure): string {
+  return e.id !== undefined ? `id ${e.id}` : `scenario ${JSON.stringify(e.scenario)}`;
+}
