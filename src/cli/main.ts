@@ -8,6 +8,7 @@ import { registerStdioCommand } from './commands/stdio.js';
 import { registerHttpCommand } from './commands/http.js';
 import { registerHostCommand } from './commands/host.js';
 import { registerExplainCommand } from './commands/explain.js';
+import { registerInspectCommand } from './commands/inspect.js';
 import { toolVersion } from './tool-version.js';
 
 export function buildProgram(): Command {
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerHttpCommand(program);
   registerHostCommand(program);
   registerExplainCommand(program);
+  registerInspectCommand(program);
   return program;
 }
 
