@@ -3,7 +3,7 @@ Feature: Attestation verdicts: "I cannot check this" is never "this is good", an
   The host connects the bundled reference provider, which signs its results, through a tee that records
   every line the provider SENT: the frames and attestations on the wire are the reference the host's
   verdicts and answers are judged against. The fixture mode `unknown-attestation-algorithm` signs with
-  genuine Ed448 signatures under an "ed448" key: contextgraph/1.0 defines only "ed25519" (DESIGN 6), so a
+  genuine Ed448 signatures under an "ed448" key: contextgraph/1.0 defines only "ed25519" (docs/interpretations.md §6), so a
   host cannot recognise it.
 
   @F8 @F9

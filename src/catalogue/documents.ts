@@ -94,14 +94,22 @@ export function specPassage(entry: Pick<CatalogueEntry, 'id' | 'kind' | 'section
     }
   }
   // Paragraphs (blank-line separated) of the section; the one whose plain text holds the sentence's start.
+  // A sentence the catalogue files under a section but SPEC.md states elsewhere (S2-wire-shape, in the
+  // preamble) is looked for in the whole document.
   const needle = plain(entry.text).slice(0, 60);
+  const found = findParagraph(lines, needle);
+  if (found) return { section, line: section.line + found.start, text: found.text };
+  const all = readPackageFile('SPEC.md', root).split('\n');
+  const anywhere = findParagraph(all, needle);
+  return anywhere ? { section, line: anywhere.start + 1, text: anywhere.text } : undefined;
+}
+
+function findParagraph(lines: readonly string[], needle: string): { start: number; text: string } | undefined {
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     if (i === lines.length || lines[i]!.trim() === '') {
       const para = lines.slice(start, i);
-      if (para.length > 0 && plain(para.join(' ')).includes(needle)) {
-        return { section, line: section.line + start, text: para.join('\n') };
-      }
+      if (para.length > 0 && plain(para.join(' ')).includes(needle)) return { start, text: para.join('\n') };
       start = i + 1;
     }
   }

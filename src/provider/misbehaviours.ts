@@ -92,7 +92,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'wrong-verify-correlation-id',
     breaks: ['H4'],
-    description: 'verified replies to a verify that carried an id echo a different one ("<id>-x"; DESIGN decision 4)',
+    description: 'verified replies to a verify that carried an id echo a different one ("<id>-x"; docs/interpretations.md §4)',
   },
   // ── frame validity (F1–F5, D1, S6.3) ─────────────────────────────────────────────────────────
   {
@@ -384,7 +384,7 @@ export const MISBEHAVIOURS = [
     mode: 'bad-attester-key-length',
     breaks: ['S2-wire-shape'],
     description:
-      'publishes its ed25519 attester key with 33 bytes (66 hex characters) instead of 32 (64 lowercase hex, DESIGN 6); signatures are ' +
+      'publishes its ed25519 attester key with 33 bytes (66 hex characters) instead of 32 (64 lowercase hex, docs/interpretations.md §6); signatures are ' +
       'honest, but every attestation is uncheckable under that key',
   },
   // ── robustness and wire (R1, R2, U1, §2.1) ───────────────────────────────────────────────────
@@ -416,7 +416,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'deaf-after-garbage',
     breaks: ['R1'],
-    description: 'replies bad_request to a malformed line, then answers nothing but shutdown (DESIGN decision 8)',
+    description: 'replies bad_request to a malformed line, then answers nothing but shutdown (docs/interpretations.md §8)',
   },
   {
     mode: 'ignore-shutdown',
@@ -426,7 +426,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'exit-nonzero-on-shutdown',
     breaks: ['R2'],
-    description: 'exits with code 3 on shutdown (DESIGN decision 7 requires code 0)',
+    description: 'exits with code 3 on shutdown (docs/interpretations.md §7 requires code 0)',
   },
   {
     mode: 'reject-unknown-members',

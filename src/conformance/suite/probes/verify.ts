@@ -196,7 +196,7 @@ export async function verifyCorrelated(p: ScenarioProbe): Promise<void> {
   p.ledger.witness('H4');
   p.ledger.witness('S9-verify-correlation');
   if (reply.id === undefined || reply.id === null) {
-    p.ledger.add([warning('S9-verify-correlation', '/id', `verified carries no id; the verify carried ${JSON.stringify(envelope.id)}, and a correlating provider SHOULD correlate verify/verified by id (DESIGN decision 4)`)]);
+    p.ledger.add([warning('S9-verify-correlation', '/id', `verified carries no id; the verify carried ${JSON.stringify(envelope.id)}, and a correlating provider SHOULD correlate verify/verified by id (docs/interpretations.md §4)`)]);
   } else if (reply.id !== envelope.id) {
     p.ledger.add([violation('H4', '/id', `verified carries id ${describeValue(reply.id)}; the verify carried ${JSON.stringify(envelope.id)} — a wrong id misattributes the answer`)]);
   }

@@ -119,7 +119,7 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
           p.observe(reply, query, {}, `the valid query after ${input.label}`);
           answered = true;
           if (reply.type !== 'frames') {
-            p.ledger.add([violation('R1', '', `after ${input.label}, the next valid query was answered with ${seen(reply)}; required its frames (DESIGN decision 8)`)]);
+            p.ledger.add([violation('R1', '', `after ${input.label}, the next valid query was answered with ${seen(reply)}; required its frames (docs/interpretations.md §8)`)]);
           }
         } else {
           garbageReply = reply;
@@ -135,7 +135,7 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
           : err instanceof TimeoutError
             ? `the next valid query got no answer within ${timeout} ms`
             : describeError(err);
-      p.ledger.add([violation('R1', '', `after ${input.label}: ${what}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (DESIGN decision 8)`)]);
+      p.ledger.add([violation('R1', '', `after ${input.label}: ${what}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`)]);
       return;
     }
     if (garbageReply === undefined) {
@@ -154,7 +154,7 @@ export async function shutdownProbe(p: ScenarioProbe): Promise<void> {
   const grace = p.config.timeouts.shutdownGraceMs;
   const result = await session.shutdown(grace);
   p.ledger.witness('R2');
-  const policy = `policy (DESIGN decision 7): exit code 0 within ${grace} ms of shutdown`;
+  const policy = `policy (docs/interpretations.md §7): exit code 0 within ${grace} ms of shutdown`;
   if (result.killed) {
     p.ledger.add([violation('R2', '', `the target was still running ${grace} ms after shutdown and had to be killed; ${policy}`)]);
   } else if (result.signal !== null) {
