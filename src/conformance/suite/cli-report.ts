@@ -127,6 +127,15 @@ export function textReport(result: RunSuiteResult): string {
     lines.push(`  ${sc.uri}:${sc.line} ${sc.name}`);
     if (sc.harness_error) lines.push(`    ${sc.harness_error}`);
     else if (sc.message) for (const l of sc.message.split('\n').slice(0, 6)) lines.push(`    ${l}`);
+    // the lines that show it (--json has them in full: findings[].evidence)
+    const first = sc.harness_error === undefined ? sc.findings.find((f) => f.severity === 'error') : undefined;
+    const wire = minimalEvidence(sc.transcript ?? [], first?.wire);
+    if (first?.wire !== undefined && wire.length > 0) {
+      for (const e of wire) {
+        const text = e.line.length > 200 ? `${e.line.slice(0, 200)}… (${e.bytes} bytes)` : e.line;
+        lines.push(`    ${e.direction === 'sent' ? '>>' : '<<'} ${e.connection} ${text}`);
+      }
+    }
   }
   const warnings = s.scenarios.flatMap((sc) => sc.findings.filter((f) => f.severity === 'warning'));
   if (warnings.length > 0) lines.push('', 'warnings:', ...warnings.map((w) => `  ${w.message}`));
