@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { runSuite } from '../../conformance/run-suite.js';
 import { exitCodeOf, EXIT_USAGE, jsonReport, textReport } from '../../conformance/suite/cli-report.js';
-import { HOST_MISBEHAVIOURS } from '../../host/misbehaviours.js';
+import { HOST_MISBEHAVIOURS } from '../../conformance/host/variants/manifest.js';
 import { toolVersion } from '../tool-version.js';
 import { parseMs } from './stdio.js';
 
