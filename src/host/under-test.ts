@@ -67,3 +67,6 @@ export interface HostUnderTest {
 }
 
 export type HostFactory = (options: HostUnderTestOptions) => HostUnderTest | Promise<HostUnderTest>;
+
+// The shapes a HostUnderTest method takes and returns, for adapter authors (one import site).
+export type { AttributionRecord, ComposedPrompt, ComposeOptions, ContextQuery, FanOutResult, ProviderAnswer, ProviderDescriptor, ReceivedFrame, UsageReport, VerifyOutcome };

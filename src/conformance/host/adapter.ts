@@ -11,6 +11,8 @@
  * A misbehaving variant of the bundled host (the red team) is the same host with one switch flipped:
  * ./variants/manifest.ts names the switch and the ids it breaks.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildAttribution } from '../../host/attribution.js';
@@ -69,8 +71,37 @@ export function createBundledHost(options: HostUnderTestOptions): HostUnderTest 
 export async function loadHostFactory(modulePath: string | undefined): Promise<{ factory: HostFactory; description: string }> {
   if (modulePath === undefined || modulePath === '') return { factory: createBundledHost, description: 'the bundled reference host' };
   const file = isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath);
-  const mod = (await import(pathToFileURL(file).href)) as { createHost?: unknown; default?: { createHost?: unknown } };
+  if (!existsSync(file)) throw new AdapterError(`host adapter ${file} does not exist`);
+  let mod: { createHost?: unknown; default?: { createHost?: unknown } };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as typeof mod;
+  } catch (err) {
+    throw new AdapterError(`host adapter ${describeImportFailure(file, err)}`);
+  }
   const factory = mod.createHost ?? mod.default?.createHost;
-  if (typeof factory !== 'function') throw new Error(`CGP_HOST module ${file} exports no createHost(options) function`);
+  if (typeof factory !== 'function') throw new AdapterError(`host adapter ${file} exports no createHost(options) function`);
   return { factory: factory as HostFactory, description: `host adapter ${file}` };
+}
+
+/** The adapter module could not be loaded: a configuration error of the run (exit 2), one line. */
+export class AdapterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdapterError';
+  }
+}
+
+/**
+ * Why `import(file)` failed, in one line. A syntax error names its file and line: V8 does not put them in
+ * an ESM SyntaxError's message, so `node --check` is asked (it prints `<file>:<line>` first).
+ */
+function describeImportFailure(file: string, err: unknown): string {
+  const e = err as Error & { code?: string };
+  if (e instanceof SyntaxError) {
+    const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 10_000 });
+    const where = /^(.+:\d+)$/m.exec(check.stderr ?? '')?.[1];
+    return where !== undefined ? `${where}: SyntaxError: ${e.message}` : `${file} (or a module it imports): SyntaxError: ${e.message}`;
+  }
+  const first = (e?.message ?? String(err)).split('\n')[0];
+  return `${file} failed to load: ${e?.code ? `${e.code}: ` : ''}${first}`;
 }

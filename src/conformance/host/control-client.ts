@@ -25,6 +25,9 @@ function reviveFanOut(result: FanOutResult): FanOutResult {
   return result;
 }
 
+/** How long a host process has to exit once its stdin has ended (after `close`). */
+export const CONTROL_EXIT_GRACE_MS = 2_000;
+
 /** A factory for HostUnderTest instances, each one process started from `commandLine`. */
 export function controlledHostFactory(commandLine: string): HostFactory {
   const [command, ...args] = splitCommandLine(commandLine);
@@ -72,7 +75,9 @@ export function controlledHostFactory(commandLine: string): HostFactory {
         try {
           await call('close');
         } finally {
-          await conn.shutdown(2_000).catch(() => conn.close());
+          // End of session = end of the host's stdin (docs/host-control-protocol.md); it has
+          // CONTROL_EXIT_GRACE_MS to exit before it is killed. A host that exits at once costs nothing.
+          await conn.endInput(CONTROL_EXIT_GRACE_MS).catch(() => conn.close());
         }
       },
     };

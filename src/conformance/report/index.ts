@@ -54,6 +54,7 @@ export {
   type SuiteRunResult,
 } from './red-team.js';
 export { renderHtml } from './render-html.js';
+export { verdictText, writeCoverage, type WrittenCoverage } from './write.js';
 export { renderMarkdown } from './render-markdown.js';
 export {
   APPLICABILITY_MEDIA_TYPE,
