@@ -1,12 +1,14 @@
 // cgp-conformance — the command-line entry point (bin). Subcommands live in ./commands/.
-// Exit codes (DESIGN "CLI"): 0 no MUST failed (warnings allowed); 1 a MUST failed;
-// 2 usage error or unreadable input; 3 the target never answered the handshake at all.
+// Exit codes (DESIGN "CLI"): 0 no MUST failed (warnings allowed); 1 a MUST failed; 2 usage error or
+// unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
 import { Command, CommanderError } from 'commander';
 import { registerValidateCommand } from './commands/validate.js';
 import { registerProviderCommand } from './commands/provider.js';
 import { registerStdioCommand } from './commands/stdio.js';
 import { registerHttpCommand } from './commands/http.js';
 import { registerHostCommand } from './commands/host.js';
+import { registerCertifyCommand } from './commands/certify.js';
+import { registerReportCommand } from './commands/report.js';
 import { registerExplainCommand } from './commands/explain.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { toolVersion } from './tool-version.js';
@@ -17,12 +19,19 @@ export function buildProgram(): Command {
     .name('cgp-conformance')
     .description('Conformance toolkit for the Context Graph Protocol (contextgraph/1.0)')
     .version(toolVersion())
+    // a suite command's options come before its target; what follows the target is the target's own
+    .enablePositionalOptions()
+    .showSuggestionAfterError(true)
+    // commander's usage errors as one line: "cgp-conformance: error: unknown option '--tag' (Did you mean --tags?)"
+    .configureOutput({ outputError: (text, write) => write(`cgp-conformance: ${text.trimEnd().replace(/\n+/g, ' ')}\n`) })
     .exitOverride();
   registerValidateCommand(program);
   registerProviderCommand(program);
   registerStdioCommand(program);
   registerHttpCommand(program);
   registerHostCommand(program);
+  registerCertifyCommand(program);
+  registerReportCommand(program);
   registerExplainCommand(program);
   registerInspectCommand(program);
   return program;

@@ -1,8 +1,12 @@
 /**
  * Run the provider-facing conformance suite in-process through cucumber's JS API (loadConfiguration +
  * runCucumber). Compiled runs (dist/) import the compiled steps from dist/steps; TypeScript runs (under tsx)
- * import steps/**\/*.ts. Outputs: reports/<name>.messages.ndjson (cucumber messages: the input of the coverage
- * report) and reports/<name>.junit.xml; progress goes to stderr (stdout stays free for --json).
+ * import steps/**\/*.ts. Outputs: <out>/<name>.messages.ndjson (cucumber messages: the input of the coverage
+ * report) and <out>/<name>.junit.xml, <out> being --out / CGP_REPORTS_DIR / ./cgp-reports (reports-dir.ts);
+ * progress goes to stderr (stdout stays free for --json).
+ *
+ * The selection is checked before anything is spawned (selection.ts): a malformed tag expression, or one
+ * selecting no scenario, is a ConfigError (exit 2).
  *
  * Before cucumber starts, the target is connected and handshaken once ("preflight"); that connection becomes
  * the suite's shared connection. A target that never answers at all (spawn failure, refused, no bytes before
@@ -12,11 +16,11 @@
  * library is loaded once and reused across runs.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadConfiguration, runCucumber, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
+import { fileURLToPath } from 'node:url';
+import { loadConfiguration, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import { findPackageRoot } from '../util/package-root.js';
 import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from './suite/config.js';
@@ -24,6 +28,8 @@ import { describeError, isTargetError } from './suite/errors.js';
 import { ackOf, neverAnswered, performHandshake } from './suite/handshake.js';
 import { closeRuntime, installRuntime, SuiteRuntime } from './suite/runtime.js';
 import { hostParametersFromEnv, type HostRunParameters } from './host/runtime.js';
+import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
+import { checkTagExpression, countSelected } from './selection.js';
 import { openSession } from './suite/session.js';
 import { summarize, type CucumberMessage, type SuiteSummary } from './suite/summary.js';
 
@@ -35,7 +41,7 @@ export interface RunSuiteOptions {
   /** Host runs: a host process speaking the host control protocol (default CGP_HOST_CMD). */
   hostCommand?: string;
   /** The target; default: CGP_PROVIDER / CGP_PROVIDER_URL, else the bundled reference provider. */
-  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string } | { kind: 'in-process' };
+  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string } | { kind: 'in-process' } | { kind: 'bundled' };
   /** Cucumber tag expression, ANDed with @provider. */
   tags?: string;
   /** Output files are reports/<reportName>.messages.ndjson and reports/<reportName>.junit.xml. */
@@ -43,7 +49,7 @@ export interface RunSuiteOptions {
   /** Misbehaviour mode for the bundled provider (the red team). */
   misbehave?: string;
   timeouts?: Partial<SuiteTimeouts>;
-  /** Where the reports go (default <package root>/reports). */
+  /** Where the reports go (default CGP_REPORTS_DIR, else ./cgp-reports in the current directory). */
   reportsDir?: string;
   /** Cucumber's progress output (default process.stderr; null for none). */
   progress?: Writable | null;
@@ -94,6 +100,62 @@ const EMPTY_SUMMARY: SuiteSummary = {
   harness_errors: 0,
 };
 
+/** One cucumber run of this package's features: configuration, selection check, run. */
+interface CucumberPlan {
+  runConfiguration: IRunConfiguration;
+  environment: IRunEnvironment;
+  key: string;
+}
+
+async function planCucumber(
+  opts: RunSuiteOptions,
+  root: string,
+  features: string[],
+  sideTags: string,
+  worldParameters: Record<string, unknown>,
+  paths: { messagesPath: string; junitPath: string },
+): Promise<CucumberPlan> {
+  const userTags = checkTagExpression(opts.tags);
+  const tags = userTags !== undefined ? `${sideTags} and (${userTags})` : sideTags;
+  const imports = supportImports(root);
+  const progress = opts.progress === undefined ? process.stderr : opts.progress;
+  const format: Array<string | [string, string?]> = [
+    ['message', paths.messagesPath],
+    ['junit', paths.junitPath],
+  ];
+  if (progress !== null) format.unshift(opts.progressFormat ?? 'progress');
+  const environment: IRunEnvironment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
+  const { runConfiguration } = await loadConfiguration(
+    {
+      file: false,
+      provided: {
+        paths: features.map((f) => join(root, 'features', f, '**', '*.feature')),
+        import: imports,
+        tags,
+        format,
+        strict: true,
+        worldParameters: worldParameters as Record<string, never>,
+      },
+    },
+    environment,
+  );
+  await countSelected(runConfiguration.sources, environment, userTags, opts.side);
+  return { runConfiguration, environment, key: imports.join('\n') };
+}
+
+async function runPlanned(plan: CucumberPlan): Promise<{ success: boolean; summary: SuiteSummary }> {
+  const options: IRunOptions = { ...plan.runConfiguration, support: support?.key === plan.key ? support.library : plan.runConfiguration.support };
+  const messages: CucumberMessage[] = [];
+  const result = await runCucumber(options, plan.environment, (m) => messages.push(m as CucumberMessage));
+  support = { key: plan.key, library: result.support };
+  return { success: result.success, summary: summarize(messages) };
+}
+
+function outputPaths(opts: RunSuiteOptions): { messagesPath: string; junitPath: string } {
+  const reportsDir = ensureReportsDir(resolveReportsDir(opts.reportsDir));
+  return { messagesPath: join(reportsDir, `${opts.reportName}.messages.ndjson`), junitPath: join(reportsDir, `${opts.reportName}.junit.xml`) };
+}
+
 export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   if (!/^[A-Za-z0-9._-]+$/.test(opts.reportName)) throw new Error(`runSuite: reportName ${JSON.stringify(opts.reportName)} must be a plain file name`);
   if (opts.side === 'host') return runHostSuite(opts);
@@ -103,11 +165,11 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     ...(opts.misbehave !== undefined ? { misbehave: opts.misbehave } : {}),
     ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
   });
-  const reportsDir = opts.reportsDir ?? join(root, 'reports');
-  mkdirSync(reportsDir, { recursive: true });
-  const messagesPath = join(reportsDir, `${opts.reportName}.messages.ndjson`);
-  const junitPath = join(reportsDir, `${opts.reportName}.junit.xml`);
+  const paths = outputPaths(opts);
+  const { messagesPath, junitPath } = paths;
   const runId = `run-${randomBytes(6).toString('hex')}`;
+  // The config travels to the steps; the runtime installed below is matched by runId.
+  const plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
   const runtime = new SuiteRuntime(config, runId);
 
   // Preflight: connect + handshake once; that connection becomes the shared one.
@@ -130,50 +192,14 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     // runIfNeverAnswered: the scenarios connect again themselves, and each reports the failure.
   }
   installRuntime(runtime);
-
-  const imports = supportImports(root);
-  const tags = opts.tags && opts.tags.trim() !== '' ? `@provider and (${opts.tags})` : '@provider';
-  const progress = opts.progress === undefined ? process.stderr : opts.progress;
-  const format: Array<string | [string, string?]> = [
-    ['message', messagesPath],
-    ['junit', junitPath],
-  ];
-  if (progress !== null) format.unshift(opts.progressFormat ?? 'progress');
-  const environment = {
-    cwd: root,
-    stdout: progress ?? nullStream(),
-    stderr: process.stderr,
-    env: process.env,
-  };
-  const { runConfiguration } = await loadConfiguration(
-    {
-      file: false,
-      provided: {
-        paths: [join(root, 'features', 'provider', '**', '*.feature')],
-        import: imports,
-        tags,
-        format,
-        strict: true,
-        // The config travels to the steps; the runtime installed above is matched by runId.
-        worldParameters: { runId, config: config as unknown as Record<string, never> },
-      },
-    },
-    environment,
-  );
-  const key = imports.join('\n');
-  const options: IRunOptions = { ...runConfiguration, support: support?.key === key ? support.library : runConfiguration.support };
-  const messages: CucumberMessage[] = [];
-  let success: boolean;
+  let ran: { success: boolean; summary: SuiteSummary };
   try {
-    const result = await runCucumber(options, environment, (m) => messages.push(m as CucumberMessage));
-    support = { key, library: result.support };
-    success = result.success;
+    ran = await runPlanned(plan);
   } finally {
     await closeRuntime();
     await runtime.close();
   }
-  const summary = summarize(messages);
-  return { success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary };
+  return { success: ran.success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary: ran.summary };
 }
 
 /**
@@ -183,10 +209,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
 async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const root = findPackageRoot();
   const config = resolveSuiteConfig({ ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
-  const reportsDir = opts.reportsDir ?? join(root, 'reports');
-  mkdirSync(reportsDir, { recursive: true });
-  const messagesPath = join(reportsDir, `${opts.reportName}.messages.ndjson`);
-  const junitPath = join(reportsDir, `${opts.reportName}.junit.xml`);
+  const paths = outputPaths(opts);
   const fromEnv = hostParametersFromEnv();
   const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
   const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);
@@ -198,76 +221,15 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     handshakeTimeoutMs: config.timeouts.handshakeMs,
     requestTimeoutMs: config.timeouts.requestMs,
   };
-  const imports = supportImports(root);
-  // the published-types scenarios (@types, U4) travel with the host run: npm start merges both runs
-  const side = '(@host or @types)';
-  const tags = opts.tags && opts.tags.trim() !== '' ? `${side} and (${opts.tags})` : side;
-  const progress = opts.progress === undefined ? process.stderr : opts.progress;
-  const format: Array<string | [string, string?]> = [
-    ['message', messagesPath],
-    ['junit', junitPath],
-  ];
-  if (progress !== null) format.unshift(opts.progressFormat ?? 'progress');
-  const environment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
-  const { runConfiguration } = await loadConfiguration(
-    {
-      file: false,
-      provided: {
-        paths: [join(root, 'features', 'host', '**', '*.feature'), join(root, 'features', 'types', '**', '*.feature')],
-        import: imports,
-        tags,
-        format,
-        strict: true,
-        worldParameters: { host: host as unknown as Record<string, never> },
-      },
-    },
-    environment,
-  );
-  const key = imports.join('\n');
-  const options: IRunOptions = { ...runConfiguration, support: support?.key === key ? support.library : runConfiguration.support };
-  const messages: CucumberMessage[] = [];
-  const result = await runCucumber(options, environment, (m) => messages.push(m as CucumberMessage));
-  support = { key, library: result.support };
-  const summary = summarize(messages);
+  // the published-types scenarios (@types, U4) travel with the host run: certify merges both runs
+  const plan = await planCucumber(opts, root, ['host', 'types'], '(@host or @types)', { host }, paths);
+  const ran = await runPlanned(plan);
   const targetLabel =
     hostCommand !== undefined ? `host process: ${hostCommand}` : hostModule !== undefined ? `host adapter: ${hostModule}` : `the bundled reference host${misbehave !== undefined ? ` (misbehaving: ${misbehave})` : ''}`;
-  return { side: 'host', targetLabel, success: result.success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary };
+  return { side: 'host', targetLabel, success: ran.success, ran: true, neverAnswered: false, ...paths, config, summary: ran.summary };
 }
 
 /** A sink for cucumber's main formatter when the caller wants no progress output. */
 function nullStream(): Writable {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
-}
-
-/**
- * `node --import tsx src/conformance/run-suite.ts [tag expression]` (npm run suite): the suite against the
- * target the environment names (CGP_PROVIDER / CGP_PROVIDER_URL / CGP_MISBEHAVE; default the bundled provider).
- */
-async function mainFromEnvironment(argv: string[]): Promise<number> {
-  const { exitCodeOf, textReport } = await import('./suite/cli-report.js');
-  // --host: the host suite; --in-process: the provider suite against the bundled provider loaded in-process
-  const side = argv[0] === '--host' ? 'host' : 'provider';
-  const inProcess = argv[0] === '--in-process';
-  const rest = side === 'host' || inProcess ? argv.slice(1) : argv;
-  const result = await runSuite({
-    side,
-    reportName: inProcess ? 'provider-in-process' : side,
-    ...(inProcess ? { target: { kind: 'in-process' as const } } : {}),
-    ...(rest[0] ? { tags: rest[0] } : {}),
-  });
-  process.stdout.write(textReport(result));
-  return exitCodeOf(result);
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  mainFromEnvironment(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-      setTimeout(() => process.exit(code), 2_000).unref();
-    },
-    (err: unknown) => {
-      process.stderr.write(`run-suite: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 2;
-    },
-  );
 }

@@ -336,6 +336,21 @@ export class StdioConnection {
     if (this.exitInfo === null && !this.closed) {
       await this.send({ type: 'shutdown' }, graceMs).catch(() => {}); // errors ignored: it may already be gone
     }
+    return this.awaitExitOrKill(t0, graceMs);
+  }
+
+  /**
+   * End the child's stdin (EOF, no envelope) and give it `graceMs` to exit; kill it after that. How a
+   * peer whose protocol ends at end of input is let go (the host control protocol).
+   */
+  async endInput(graceMs = DEFAULT_SHUTDOWN_GRACE_MS): Promise<ShutdownResult> {
+    const t0 = Date.now();
+    const stdin = this.child.stdin;
+    if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.end();
+    return this.awaitExitOrKill(t0, graceMs);
+  }
+
+  private async awaitExitOrKill(t0: number, graceMs: number): Promise<ShutdownResult> {
     let exit = await this.waitExit(Math.max(0, graceMs - (Date.now() - t0)));
     let killed = false;
     if (!exit) {

@@ -16,7 +16,7 @@ import {
 } from '../../src/conformance/host/checks-connection.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
 import { Host, ProviderError, ScopeContradiction, VersionMismatch } from '../../src/host/index.js';
-import { hostMisbehaviour } from '../../src/host/misbehaviours.js';
+import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';
 import type { ProviderAnswer, ProviderDescriptor } from '../../src/host/types.js';
 import { recorded, SAMPLE_QUERY, scripted, tempDir } from '../fixtures/host/helpers.js';
 

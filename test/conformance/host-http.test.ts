@@ -18,7 +18,7 @@ import {
 import { loopbackLookup, NON_LOOPBACK_NAME, startHttpProvider, testCertificate, type HttpProvider, type RecordedRequest } from '../../src/conformance/host/http-provider.js';
 import type { HostUnderTest } from '../../src/conformance/host/adapter.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
-import { hostMisbehaviour } from '../../src/host/misbehaviours.js';
+import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';
 
 const servers: HttpProvider[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'cgp-host-http-test-'));

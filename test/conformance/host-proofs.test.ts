@@ -1,6 +1,6 @@
 // The proofs group of the host suite (F13, V2, V3): its pure checks (each passes on a conformant
 // observation and fails, naming its id, on a violating one — and reports a scenario that leaves nothing
-// to witness instead of passing it), and the misbehaving variants of src/host/misbehave-host/proofs.ts
+// to witness instead of passing it), and the misbehaving variants of src/conformance/host/variants/proofs.ts
 // driven end to end against the scripted provider (each caught by the check its scenario runs).
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
@@ -11,8 +11,8 @@ import { createBundledHost } from '../../src/conformance/host/adapter.js';
 import { checkKeptProofsRecomputeRoot, checkMissingVerdictUnknown, checkReusedOnlyOnValid, signedResultScript } from '../../src/conformance/host/checks-proofs.js';
 import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scenario.js';
 import type { ComposedPrompt } from '../../src/host/compose/types.js';
-import { hostMisbehaviour, HOST_MISBEHAVIOURS } from '../../src/host/misbehaviours.js';
-import { PROOFS_VARIANTS } from '../../src/host/misbehave-host/proofs.js';
+import { hostMisbehaviour, HOST_MISBEHAVIOURS } from '../../src/conformance/host/variants/manifest.js';
+import { PROOFS_VARIANTS } from '../../src/conformance/host/variants/proofs.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
 import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
 import type { Finding } from '../../src/protocol/findings.js';
@@ -51,7 +51,8 @@ describe('V2: a requested identity with no verdict is unknown', () => {
     failsWith(checkMissingVerdictUnknown(outcome([alpha], [[beta, 'unknown', 'x']], []), asked, held, ['frm_beta']), 'V2', 'will not re-query');
   });
   it('reports a scenario with nothing to witness instead of passing it', () => {
-    failsWith(checkMissingVerdictUnknown(outcome([], []), asked, held, []), 'V2', 'harness');
+    // the script naming no subject is the harness's own precondition: a harness error, not a finding
+    assert.throws(() => checkMissingVerdictUnknown(outcome([], []), asked, held, []), /harness error.*V2 could not be witnessed/);
     failsWith(checkMissingVerdictUnknown(outcome([alpha], [[beta, 'unknown', 'x']]), [], held, ['frm_beta']), 'V2', 'never reached');
     failsWith(checkMissingVerdictUnknown(undefined, asked, held, ['frm_beta']), 'V2');
   });
@@ -67,7 +68,7 @@ describe('V3: reuse only on valid', () => {
     failsWith(checkReusedOnlyOnValid(outcome([alpha], [[beta, 'unknown', 'x']]), [{ type: 'verify', request: { frames: [beta.frameId] } }], held, { frm_beta: 'unknown' }), 'V3', 'no verify named it');
   });
   it('reports a script with no unknown answer instead of passing it', () => {
-    failsWith(checkReusedOnlyOnValid(outcome([alpha, beta], []), asked, held, { frm_beta: 'stale' }), 'V3', 'harness');
+    assert.throws(() => checkReusedOnlyOnValid(outcome([alpha, beta], []), asked, held, { frm_beta: 'stale' }), /harness error.*V3 could not be witnessed/);
   });
 });
 
@@ -94,7 +95,8 @@ describe('F13: kept frames of a signed strict subset carry proofs recomputing th
   it('reports a composition keeping all or none of the signed frames instead of passing it', () => {
     failsWith(checkKeptProofsRecomputeRoot('signed', raw, composedWith(4, (i) => full[i]!.inclusion_proof)), 'F13', 'harness');
     failsWith(checkKeptProofsRecomputeRoot('signed', raw, composedWith(0, () => undefined)), 'F13', 'harness');
-    failsWith(checkKeptProofsRecomputeRoot('signed', { frames: raw.frames }, composedWith(2, () => undefined)), 'F13', 'harness');
+    // the harness's own provider serving no signed result is a harness error, not a finding
+    assert.throws(() => checkKeptProofsRecomputeRoot('signed', { frames: raw.frames }, composedWith(2, () => undefined)), /harness error.*F13 could not be witnessed/);
   });
 });
 

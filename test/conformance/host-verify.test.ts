@@ -31,7 +31,7 @@ import {
 import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scenario.js';
 import { checkFieldStability, inventorySchemaDir, readInventory } from '../../src/conformance/types-stability.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
-import { hostMisbehaviour } from '../../src/host/misbehaviours.js';
+import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
 import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
 import type { Finding } from '../../src/protocol/findings.js';

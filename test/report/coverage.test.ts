@@ -379,19 +379,20 @@ describe('renderers', () => {
   });
 });
 
-describe('npm run report (scripts/build-coverage.ts)', () => {
+describe('cgp-conformance report', () => {
   test('writes the four files and exits 1 listing MUST failures and unwitnessed anchors', () => {
     const out = join(dir, 'out');
     const r = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'scripts/build-coverage.ts', '--messages', plain, '--out', out, '--target', 'fixture'],
+      ['--import', 'tsx', 'src/cli/bin.ts', 'report', '--messages', plain, '--out', out, '--target', 'fixture'],
       { encoding: 'utf8' },
     );
     assert.equal(r.status, 1, r.stderr);
-    assert.match(r.stderr, /❌ MUST FAILED \(3\):/);
-    assert.match(r.stderr, /❌ H2 {2}test\/fixtures\/report\/coverage\/cases\.feature:10/);
-    assert.match(r.stderr, /APPLICABLE ANCHORS WITHOUT A PASSING WITNESS/);
-    assert.match(r.stderr, /❌ Q1 {2}unwitnessed — no scenario carries this id/);
+    assert.match(r.stdout, /^MUST FAILED \(3\):/m);
+    assert.match(r.stdout, /^ {2}H2 {2}test\/fixtures\/report\/coverage\/cases\.feature:10/m);
+    assert.match(r.stdout, /APPLICABLE ANCHORS WITHOUT A PASSING WITNESS/);
+    assert.match(r.stdout, /^ {2}Q1 {2}unwitnessed — no scenario carries this id/m);
+    assert.match(r.stdout, /^NOT CONFORMANT$/m);
     const json = JSON.parse(readFileSync(join(out, 'coverage.json'), 'utf8')) as CoverageReport;
     assert.equal(json.anchors.length, 61);
     assert.equal(json.target, 'fixture');
@@ -401,9 +402,12 @@ describe('npm run report (scripts/build-coverage.ts)', () => {
     assert.ok(readFileSync(join(out, 'badge.svg'), 'utf8').includes('not conformant'));
   });
 
-  test('usage errors exit 2', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-coverage.ts'], { encoding: 'utf8' });
-    assert.equal(r.status, 2);
-    assert.match(r.stderr, /--messages/);
+  test('usage errors exit 2: no --messages, an unreadable message file', () => {
+    const none = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'report'], { encoding: 'utf8' });
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /--messages/);
+    const missing = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'report', '--messages', join(dir, 'nope.ndjson'), '--out', join(dir, 'o2')], { encoding: 'utf8' });
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /nope\.ndjson: cannot read/);
   });
 });

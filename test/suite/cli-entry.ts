@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { registerHttpCommand } from '../../src/cli/commands/http.js';
 import { registerStdioCommand } from '../../src/cli/commands/stdio.js';
 
-const program = new Command().name('cgp-conformance').exitOverride();
+const program = new Command().name('cgp-conformance').enablePositionalOptions().exitOverride();
 registerStdioCommand(program);
 registerHttpCommand(program);
 program.parseAsync(process.argv.slice(2), { from: 'user' }).catch((err: unknown) => {

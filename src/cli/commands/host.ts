@@ -1,26 +1,20 @@
-// `cgp-conformance host [--adapter <module> | --cmd "<command line>"] [--misbehave <mode>] [--tags <expr>] [--json]`
-// — run the host-facing conformance suite against a host: the bundled reference host by default, a host
-// adapter module exporting createHost (--adapter, like CGP_HOST), or a host in another process speaking the
-// host control protocol (--cmd, like CGP_HOST_CMD; docs/host-control-protocol.md).
-// Exit codes: 0 no MUST failed; 1 a MUST failed; 2 usage.
+// `cgp-conformance host [--adapter <module> | --cmd "<command line>"] [--misbehave <mode>] [options]` — run
+// the host-facing conformance suite against a host: the bundled reference host by default, a host adapter
+// module exporting createHost (--adapter, like CGP_HOST), or a host in another process speaking the host
+// control protocol (--cmd, like CGP_HOST_CMD; docs/host-control-protocol.md). The adapter is loaded, or the
+// host process started and initialised, once before any scenario: a host that cannot be is one error line
+// and exit 2. Exit codes: suite-command.ts.
 import type { Command } from 'commander';
-import { runSuite } from '../../conformance/run-suite.js';
-import { EXIT_USAGE, jsonReport, textReport } from '../../conformance/suite/cli-report.js';
-import { HOST_MISBEHAVIOURS } from '../../host/misbehaviours.js';
-import { toolVersion } from '../tool-version.js';
-import { parseMs } from './stdio.js';
-import { addCiKitOptions, applyCiKit, prepareCiKit, type CiKitOptions } from '../ci-kit.js';
+import { hostParametersFromEnv, preflightHost } from '../../conformance/host/runtime.js';
+import { HOST_MISBEHAVIOURS } from '../../conformance/host/variants/manifest.js';
+import { ConfigError } from '../../conformance/suite/config.js';
+import { addCommonSuiteOptions, runSuiteCommand, usageError, type CommonSuiteOptions } from '../suite-command.js';
 
-interface HostCliOptions extends CiKitOptions {
+interface HostCliOptions extends CommonSuiteOptions {
   adapter?: string;
   cmd?: string;
   misbehave?: string;
   listMisbehaviours?: boolean;
-  tags?: string;
-  json?: boolean;
-  timeout?: string;
-  reportName?: string;
-  reportsDir?: string;
 }
 
 export function registerHostCommand(program: Command): void {
@@ -30,49 +24,43 @@ export function registerHostCommand(program: Command): void {
     .option('--adapter <module>', 'a module exporting createHost(options) → HostUnderTest (like CGP_HOST)')
     .option('--cmd <command line>', 'a host process speaking the host control protocol (like CGP_HOST_CMD)')
     .option('--misbehave <mode>', 'bundled host only: one of its misbehaving variants (see --list-misbehaviours)')
-    .option('--list-misbehaviours', 'list the bundled host\'s misbehaving variants and the ids each breaks')
-    .option('--tags <expression>', 'cucumber tag expression selecting scenarios, e.g. "@C1" or "@R3 or @D2"')
-    .option('--json', 'write only a JSON report to stdout')
-    .option('--timeout <ms>', 'handshake and request timeout the host is given (default 10000)')
-    .option('--report-name <name>', 'reports/<name>.messages.ndjson and .junit.xml (default host)')
-    .option('--reports-dir <dir>', 'where the messages and junit files go (default <package>/reports)');
-  addCiKitOptions(cmd).action(async (opts: HostCliOptions) => {
-      if (opts.listMisbehaviours) {
-        for (const m of HOST_MISBEHAVIOURS) process.stdout.write(`${m.mode.padEnd(28)} breaks ${m.breaks.join(', ')} — ${m.description}\n`);
-        return;
-      }
-      const usage = (message: string): void => {
-        process.stderr.write(`cgp-conformance host: ${message}\n`);
-        process.exitCode = EXIT_USAGE;
-      };
-      if (opts.adapter !== undefined && opts.cmd !== undefined) return usage('give --adapter or --cmd, not both');
-      if (opts.misbehave !== undefined && (opts.adapter !== undefined || opts.cmd !== undefined)) return usage('--misbehave applies to the bundled host only');
-      if (opts.misbehave !== undefined && !HOST_MISBEHAVIOURS.some((m) => m.mode === opts.misbehave)) return usage(`unknown host misbehaviour ${JSON.stringify(opts.misbehave)}`);
-      let timeout: number | undefined;
-      let kit;
-      try {
-        timeout = parseMs('--timeout', opts.timeout);
-        kit = prepareCiKit(opts);
-      } catch (err) {
-        return usage((err as Error).message);
-      }
-      const result = await runSuite({
+    .option('--list-misbehaviours', "list the bundled host's misbehaving variants and the ids each breaks");
+  addCommonSuiteOptions(cmd, 'host').action(async (opts: HostCliOptions) => {
+    if (opts.listMisbehaviours) {
+      for (const m of HOST_MISBEHAVIOURS) process.stdout.write(`${m.mode.padEnd(28)} breaks ${m.breaks.join(', ')} — ${m.description}\n`);
+      return;
+    }
+    if (opts.adapter !== undefined && opts.cmd !== undefined) return usageError('host', 'give --adapter or --cmd, not both');
+    if (opts.misbehave !== undefined && (opts.adapter !== undefined || opts.cmd !== undefined)) return usageError('host', '--misbehave applies to the bundled host only');
+    if (opts.misbehave !== undefined && !HOST_MISBEHAVIOURS.some((m) => m.mode === opts.misbehave)) {
+      return usageError('host', `unknown host misbehaviour ${JSON.stringify(opts.misbehave)} (see --list-misbehaviours)`);
+    }
+    try {
+      // the host the run will certify: the options, else CGP_HOST / CGP_HOST_CMD (as run-suite resolves it)
+      const env = hostParametersFromEnv();
+      const hostModule = opts.adapter ?? (opts.cmd === undefined ? env.hostModule : undefined);
+      const hostCommand = opts.cmd ?? (opts.adapter === undefined ? env.hostCommand : undefined);
+      await preflightHost({
+        ...(hostModule !== undefined ? { hostModule } : {}),
+        ...(hostCommand !== undefined ? { hostCommand } : {}),
+        ...(opts.timeout !== undefined && /^[0-9]+$/.test(opts.timeout) ? { handshakeTimeoutMs: Number(opts.timeout), requestTimeoutMs: Number(opts.timeout) } : {}),
+      });
+    } catch (err) {
+      if (err instanceof ConfigError) return usageError('host', err.message);
+      throw err;
+    }
+    await runSuiteCommand(
+      'host',
+      (common) => ({
         side: 'host',
         ...(opts.adapter !== undefined ? { hostModule: opts.adapter } : {}),
         ...(opts.cmd !== undefined ? { hostCommand: opts.cmd } : {}),
         ...(opts.misbehave !== undefined ? { misbehave: opts.misbehave } : {}),
-        ...(opts.tags !== undefined ? { tags: opts.tags } : {}),
-        ...(timeout !== undefined ? { timeouts: { handshakeMs: timeout, requestMs: timeout } } : {}),
         reportName: opts.reportName ?? 'host',
-        ...(opts.reportsDir !== undefined ? { reportsDir: opts.reportsDir } : {}),
         progress: process.stderr,
-      });
-      const ci = applyCiKit(result, opts, kit);
-      const code = ci.exitCode;
-      if (opts.json) process.stdout.write(`${JSON.stringify({ ...(jsonReport(result, toolVersion()) as object), ...ci.json }, null, 2)}\n`);
-      else process.stdout.write(textReport(result));
-      for (const line of ci.lines) process.stderr.write(`cgp-conformance host: ${line}\n`);
-      process.exitCode = code;
-      setTimeout(() => process.exit(code), 2_000).unref();
-    });
+        ...common,
+      }),
+      opts,
+    );
+  });
 }

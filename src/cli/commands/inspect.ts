@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { inspect, renderInspection } from '../../conformance/inspect.js';
 import { ConfigError } from '../../conformance/suite/config.js';
-import { parseMs } from './stdio.js';
+import { parseMs } from '../suite-command.js';
 
 interface InspectCliOptions {
   query: string;

@@ -9,73 +9,23 @@
  * adapts it to this interface (CGP_HOST=<module path>) — the result shapes are this package's types.
  *
  * A misbehaving variant of the bundled host (the red team) is the same host with one switch flipped:
- * src/host/misbehaviours.ts names the switch and the ids it breaks.
+ * ./variants/manifest.ts names the switch and the ids it breaks.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LookupFunction } from 'node:net';
-import type { ContextQuery } from '../../../generated/types/index.js';
-import { buildAttribution, type AttributionRecord } from '../../host/attribution.js';
+import { buildAttribution } from '../../host/attribution.js';
 import { composeForPrompt } from '../../host/compose/index.js';
-import type { ComposedPrompt, ComposeOptions } from '../../host/compose/types.js';
-import type { FanOutResult } from '../../host/fan-out.js';
 import { Host } from '../../host/host.js';
 import { Credential } from '../../transport/credential.js';
 import type { LogEntry } from '../../host/http-security.js';
-import { hostMisbehaviour, type HostMisbehaviour } from '../../host/misbehaviours.js';
-import type { ProviderAnswer, ProviderDescriptor, ReceivedFrame } from '../../host/types.js';
-import { buildUsageReport, type UsageReport } from '../../host/usage.js';
-import { verifyHeld, type VerifyOutcome } from '../../host/verify-reuse.js';
+import { hostMisbehaviour, type HostMisbehaviour } from './variants/manifest.js';
+import { buildUsageReport } from '../../host/usage.js';
+import { verifyHeld } from '../../host/verify-reuse.js';
+import type { HostFactory, HostUnderTest, HostUnderTestOptions } from '../../host/under-test.js';
 
-export interface HostUnderTestOptions {
-  /** The consent ledger file the host must use (a fresh temporary directory per scenario). */
-  ledgerPath: string;
-  /** The host's embedding fingerprint (E1), when a scenario gives it one. */
-  embeddingFingerprint?: string;
-  /** Bounds the suite expects the host to honour (ms). */
-  handshakeTimeoutMs: number;
-  requestTimeoutMs: number;
-  /** Bundled host only: the misbehaviour mode (red team). */
-  misbehave?: string;
-}
-
-export interface ConnectStdioOptions {
-  alias?: string;
-  cwd?: string;
-}
-
-export interface ConnectHttpOptions {
-  alias?: string;
-  credential?: string;
-  /** Injected name resolution (the suite maps test names to loopback; it never dials anything else). */
-  lookup?: LookupFunction;
-  /** Extra trusted CA (PEM) for a test TLS peer. */
-  ca?: string;
-}
-
-/** A result a host may produce synchronously (in-process) or asynchronously (another process): always `await` it. */
-export type Awaitable<T> = T | Promise<T>;
-
-export interface HostUnderTest {
-  readonly name: string;
-  connectStdio(command: string, args: readonly string[], opts?: ConnectStdioOptions): Promise<ProviderDescriptor>;
-  connectHttp(url: string, opts?: ConnectHttpOptions): Promise<ProviderDescriptor>;
-  /** Record an explicit, named consent (C1/C6) to the off-machine scopes given (default: all declared). */
-  grantConsent(routingId: string, grant: { grantor: string; scopes?: string[] }): Promise<void>;
-  revokeConsent(routingId: string, revoke: { grantor: string; scopes?: string[] }): Promise<void>;
-  /** Fan one query out to every connected provider (consent-gated, audited). */
-  queryAll(query: ContextQuery): Promise<FanOutResult>;
-  /** Verify held frames with the provider that served them (V1–V4, D3/D4). */
-  verify(routingId: string, held: readonly ReceivedFrame[]): Promise<VerifyOutcome>;
-  compose(answers: readonly ProviderAnswer[], opts: ComposeOptions): Awaitable<ComposedPrompt>;
-  usage(answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string): Awaitable<UsageReport>;
-  attribute(composed: ComposedPrompt, usage: UsageReport, modelOutput: string): Awaitable<AttributionRecord>;
-  /** Everything the host logged so far, rendered (C8: must never contain a credential). */
-  logText(): Awaitable<string>;
-  close(): Promise<void>;
-}
-
-export type HostFactory = (options: HostUnderTestOptions) => HostUnderTest | Promise<HostUnderTest>;
+export type { Awaitable, ConnectHttpOptions, ConnectStdioOptions, HostFactory, HostUnderTest, HostUnderTestOptions } from '../../host/under-test.js';
 
 /** The bundled reference host (optionally one of its misbehaving variants). */
 export function createBundledHost(options: HostUnderTestOptions): HostUnderTest {
@@ -121,8 +71,37 @@ export function createBundledHost(options: HostUnderTestOptions): HostUnderTest 
 export async function loadHostFactory(modulePath: string | undefined): Promise<{ factory: HostFactory; description: string }> {
   if (modulePath === undefined || modulePath === '') return { factory: createBundledHost, description: 'the bundled reference host' };
   const file = isAbsolute(modulePath) ? modulePath : resolve(process.cwd(), modulePath);
-  const mod = (await import(pathToFileURL(file).href)) as { createHost?: unknown; default?: { createHost?: unknown } };
+  if (!existsSync(file)) throw new AdapterError(`host adapter ${file} does not exist`);
+  let mod: { createHost?: unknown; default?: { createHost?: unknown } };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as typeof mod;
+  } catch (err) {
+    throw new AdapterError(`host adapter ${describeImportFailure(file, err)}`);
+  }
   const factory = mod.createHost ?? mod.default?.createHost;
-  if (typeof factory !== 'function') throw new Error(`CGP_HOST module ${file} exports no createHost(options) function`);
+  if (typeof factory !== 'function') throw new AdapterError(`host adapter ${file} exports no createHost(options) function`);
   return { factory: factory as HostFactory, description: `host adapter ${file}` };
+}
+
+/** The adapter module could not be loaded: a configuration error of the run (exit 2), one line. */
+export class AdapterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdapterError';
+  }
+}
+
+/**
+ * Why `import(file)` failed, in one line. A syntax error names its file and line: V8 does not put them in
+ * an ESM SyntaxError's message, so `node --check` is asked (it prints `<file>:<line>` first).
+ */
+function describeImportFailure(file: string, err: unknown): string {
+  const e = err as Error & { code?: string };
+  if (e instanceof SyntaxError) {
+    const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8', timeout: 10_000 });
+    const where = /^(.+:\d+)$/m.exec(check.stderr ?? '')?.[1];
+    return where !== undefined ? `${where}: SyntaxError: ${e.message}` : `${file} (or a module it imports): SyntaxError: ${e.message}`;
+  }
+  const first = (e?.message ?? String(err)).split('\n')[0];
+  return `${file} failed to load: ${e?.code ? `${e.code}: ` : ''}${first}`;
 }

@@ -25,7 +25,7 @@ import type { VerifyOutcome } from '../../host/verify-reuse.js';
 import { violation, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
 import { verifiesIn } from './checks-verify.js';
-import { isPlainObject, showValue } from './check-text.js';
+import { harnessPrecondition, isPlainObject, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
@@ -66,7 +66,7 @@ export function checkMissingVerdictUnknown(
   held: readonly ReceivedFrame[],
   noVerdict: readonly string[],
 ): Finding[] {
-  if (noVerdict.length === 0) return [violation('V2', '/', 'harness: the script leaves no requested identity without a verdict; nothing to witness')];
+  if (noVerdict.length === 0) harnessPrecondition('V2', 'the script leaves no requested identity without a verdict');
   if (outcome === undefined) return [violation('V2', '/', 'the host returned no verify outcome for its held frames')];
   const out: Finding[] = [];
   const asked = requestedIdentities(received);
@@ -127,7 +127,7 @@ export function checkReusedOnlyOnValid(
       ...noVerdict,
     ]),
   ];
-  if (subjects.length === 0) return [violation('V3', '/', 'harness: the script gives no frame an answer other than valid, stale or gone; nothing to witness')];
+  if (subjects.length === 0) harnessPrecondition('V3', 'the script gives no frame an answer other than valid, stale or gone');
   const out: Finding[] = [];
   const asked = requestedIdentities(received);
   const witnessed = subjects.filter((id) => {
@@ -209,14 +209,14 @@ export function signedResultScript(name: string, proofs: boolean): Record<string
  */
 export function checkKeptProofsRecomputeRoot(providerName: string, rawResult: unknown, composed: ComposedPrompt | undefined): Finding[] {
   if (!isObject(rawResult) || !Array.isArray(rawResult.frames) || !isObject(rawResult.result_attestation)) {
-    return [violation('F13', '/', 'harness: the provider served no signed result; nothing to witness')];
+    harnessPrecondition('F13', 'the harness\'s provider served no signed result');
   }
   if (composed === undefined) return [violation('F13', '/composed', 'the host returned no composed prompt')];
   const served = rawResult.frames as CommittedFrame[];
   const signedRoot = rawResult.result_attestation.signed_commitment;
   const ownRoot = renderDigest(resultSetRoot(providerName, served));
   if (signedRoot !== ownRoot) {
-    return [violation('F13', '/', `harness: the served result_attestation signs ${show(signedRoot)}, not the root ${ownRoot} of the frames served; nothing to witness`)];
+    harnessPrecondition('F13', `the harness's provider signed ${show(signedRoot)}, not the root ${ownRoot} of the frames it served`);
   }
   const kept = composed.frames.filter((f) => f.frameId.provider_id === providerName);
   if (kept.length === 0 || kept.length >= served.length) {

@@ -22,7 +22,7 @@ import { findPackageRoot } from '../../util/package-root.js';
 import { bundledProviderCommand } from '../suite/config.js';
 import type { HostScenario } from './scenario.js';
 import { readNdjsonFile } from './ndjson-file.js';
-import { isPlainObject, showValue } from './check-text.js';
+import { harnessPrecondition, isPlainObject, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
@@ -231,7 +231,7 @@ export const RECOGNISED_ALGORITHMS: readonly string[] = ['ed25519'];
  */
 export function checkUnknownAlgorithmUncheckable(served: readonly ServedFrame[], fanOut: FanOutResult | undefined): Finding[] {
   const subject = served.filter((s) => s.algorithms.length > 0 && s.algorithms.every((a) => !RECOGNISED_ALGORITHMS.includes(a)));
-  if (subject.length === 0) return [violation('F8', '/', 'harness: the provider served no frame attested with an unrecognised algorithm; nothing to witness')];
+  if (subject.length === 0) harnessPrecondition('F8', 'the harness\'s provider served no frame attested with an unrecognised algorithm');
   const out: Finding[] = [];
   for (const s of subject) {
     const f = received(fanOut, s.frameId);
@@ -252,7 +252,7 @@ export function checkUnknownAlgorithmUncheckable(served: readonly ServedFrame[],
  * as an unattested frame would be (not attested).
  */
 export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: FanOutResult | undefined, composed: ComposedPrompt | undefined): Finding[] {
-  if (served.length === 0) return [violation('F9', '/', 'harness: the provider served no frame; nothing to witness')];
+  if (served.length === 0) harnessPrecondition('F9', 'the harness\'s provider served no frame');
   const out: Finding[] = [];
   const inPrompt = new Set((composed?.frames ?? []).map((f) => frameIdKey(f.frameId)));
   for (const s of served) {
@@ -282,8 +282,7 @@ export function checkVerdicts(expected: Readonly<Record<string, string>>, served
   for (const [frameId, want] of Object.entries(expected)) {
     const s = served.find((x) => x.frameId.frame_id === frameId);
     if (s === undefined) {
-      out.push(violation('S6.5.4-distinct-verdicts', '/', `harness: the provider served no frame ${show(frameId)}; nothing to witness`));
-      continue;
+      harnessPrecondition('S6.5.4-distinct-verdicts', `the harness's provider served no frame ${show(frameId)}`);
     }
     const f = received(fanOut, s.frameId);
     if (f === undefined) {
@@ -347,7 +346,7 @@ export function smallOrderKeyScript(name: string): Record<string, unknown> {
  * key (accepted by a permissive verifier for any message) is not reported attested.
  */
 export function checkSmallOrderKeyNotAttested(served: readonly ServedFrame[], fanOut: FanOutResult | undefined): Finding[] {
-  if (served.length === 0) return [violation('S6.5.4-strict-ed25519', '/', 'harness: the provider served no frame; nothing to witness')];
+  if (served.length === 0) harnessPrecondition('S6.5.4-strict-ed25519', 'the harness\'s provider served no frame');
   const out: Finding[] = [];
   if (served.every((s) => received(fanOut, s.frameId) === undefined)) {
     return [violation('S6.5.4-strict-ed25519', '/answers', 'the host kept none of the served frames, so no verdict can be observed (F9 forbids dropping them); nothing to witness')];
@@ -366,7 +365,13 @@ export function checkSmallOrderKeyNotAttested(served: readonly ServedFrame[], fa
 // ---------------------------------------------------------------------------------------------
 // Scenario helper: the bundled (signing) reference provider behind a recording tee
 
-/** Passes every line both ways; appends each line the provider WROTE to argv[1] (CommonJS, `node -e`). */
+/**
+ * Passes every line both ways; appends each line the provider WROTE to argv[1] (CommonJS, `node -e`).
+ * A line is RECORDED BEFORE it is forwarded: the host can act on a line only once it has it, so when a
+ * step reads the record after the host answered, every line the host could have seen is in it. (Forwarding
+ * first raced the record: the host answered and the check read the file before the tee had appended the
+ * frames line — the intermittent "served no frame" of F8 and S6.5.4-distinct-verdicts.)
+ */
 const TEE = String.raw`
 const { spawn } = require('node:child_process');
 const { appendFileSync } = require('node:fs');
@@ -375,11 +380,14 @@ const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
 let buf = '';
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
   buf += chunk;
-  let i;
-  while ((i = buf.indexOf('\n')) >= 0) { appendFileSync(record, buf.slice(0, i) + '\n'); buf = buf.slice(i + 1); }
+  const end = buf.lastIndexOf('\n');
+  if (end < 0) return;
+  appendFileSync(record, buf.slice(0, end + 1));
+  process.stdout.write(buf.slice(0, end + 1));
+  buf = buf.slice(end + 1);
 });
+child.stdout.on('end', () => { if (buf !== '') process.stdout.write(buf); });
 process.stdin.pipe(child.stdin);
 child.stdin.on('error', () => {});
 child.on('exit', (code) => process.exit(code === null ? 1 : code));

@@ -25,12 +25,43 @@ function reviveFanOut(result: FanOutResult): FanOutResult {
   return result;
 }
 
-/** A factory for HostUnderTest instances, each one process started from `commandLine`. */
+/** How long a host process has to exit once its stdin has ended (after `close`). */
+export const CONTROL_EXIT_GRACE_MS = 2_000;
+
+/** Warm host processes not yet handed to a scenario (killed when the run ends). */
+const warmProcesses = new Set<Promise<StdioConnection>>();
+
+/** Kill every warm host process a controlled factory started ahead and did not hand out. */
+export async function disposeWarmHosts(): Promise<void> {
+  const pending = [...warmProcesses];
+  warmProcesses.clear();
+  await Promise.all(pending.map((p) => p.then((c) => c.close(), () => undefined)));
+}
+
+/**
+ * A factory for HostUnderTest instances, each one FRESH process started from `commandLine`. The next
+ * scenario's process is started while the current scenario runs (a process that has started and loaded
+ * but has not been sent anything is as fresh as one started on demand), so a host's start-up time is
+ * overlapped instead of paid once per scenario. It is used once, by the next host asked for; whatever is
+ * left when the run ends is killed (disposeWarmHosts, and the transport's exit hook as a backstop).
+ */
 export function controlledHostFactory(commandLine: string): HostFactory {
   const [command, ...args] = splitCommandLine(commandLine);
   if (command === undefined) throw new Error('CGP_HOST_CMD is empty');
+  const start = (): Promise<StdioConnection> => {
+    const p = StdioConnection.spawn(command, args, { env: { ...process.env }, forwardStderr: false });
+    p.catch(() => undefined); // a failed start is reported to the scenario that takes it
+    return p;
+  };
+  let warm: Promise<StdioConnection> | undefined;
   return async (options: HostUnderTestOptions): Promise<HostUnderTest> => {
-    const conn = await StdioConnection.spawn(command, args, { env: { ...process.env }, forwardStderr: false });
+    const taken = warm ?? start();
+    warmProcesses.delete(taken);
+    warm = start();
+    warmProcesses.add(warm);
+    let conn = await taken;
+    // a warm process that died while it waited (or never started) is replaced by one started now
+    if (conn.exitStatus !== null) conn = await start();
     // One operation may run a whole fan-out (several handshakes and queries): bound it generously, but bound it.
     const opTimeout = 4 * (options.handshakeTimeoutMs + options.requestTimeoutMs) + 5_000;
     let next = 1;
@@ -72,7 +103,9 @@ export function controlledHostFactory(commandLine: string): HostFactory {
         try {
           await call('close');
         } finally {
-          await conn.shutdown(2_000).catch(() => conn.close());
+          // End of session = end of the host's stdin (docs/host-control-protocol.md); it has
+          // CONTROL_EXIT_GRACE_MS to exit before it is killed. A host that exits at once costs nothing.
+          await conn.endInput(CONTROL_EXIT_GRACE_MS).catch(() => conn.close());
         }
       },
     };

@@ -6,6 +6,7 @@
 import { loadHostFactory } from './adapter.js';
 import { controlledHostFactory } from './control-client.js';
 import type { HostSuiteConfig } from './scenario.js';
+import { ConfigError } from '../suite/config.js';
 
 export interface HostRunParameters {
   /** Module path of a host adapter exporting createHost (default: the bundled host). */
@@ -48,4 +49,36 @@ export function hostSuiteConfig(parameters: { host?: HostRunParameters } = {}): 
   }));
   cached = { key, config };
   return config;
+}
+
+/**
+ * Before any scenario runs: load the adapter, or start the host process and `init` it, then close it. A
+ * host that cannot be loaded or started is a configuration error of the run (one line, exit 2), not 62
+ * failed scenarios.
+ */
+export async function preflightHost(p: HostRunParameters): Promise<void> {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  let config: HostSuiteConfig;
+  try {
+    config = await hostSuiteConfig({ host: p });
+  } catch (err) {
+    cached = undefined;
+    throw new ConfigError((err as Error).message);
+  }
+  if (p.hostCommand === undefined) return; // an adapter module is proven by loading it; creating hosts is the scenarios' job
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-host-preflight-'));
+  try {
+    const host = await config.factory({
+      ledgerPath: join(dir, 'consent.ndjson'),
+      handshakeTimeoutMs: config.handshakeTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+    });
+    await host.close();
+  } catch (err) {
+    throw new ConfigError(`the host process ${JSON.stringify(p.hostCommand)} could not be started and initialised: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.split('\n')[0]!);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -20,12 +20,8 @@ import type { AttributionRecord } from '../../host/attribution.js';
 import type { HostFactory, HostUnderTest } from './adapter.js';
 import { readNdjsonFile } from './ndjson-file.js';
 
-/** The scripted provider program (plain JS, not compiled: compiled code finds it in the source tree). */
-export const SCRIPTED_PROVIDER = fileURLToPath(
-  import.meta.url.includes('/dist/src/')
-    ? new URL('../../../../src/conformance/host/scripted-provider.mjs', import.meta.url)
-    : new URL('./scripted-provider.mjs', import.meta.url),
-);
+/** The scripted provider program (plain JS; the build copies it beside the compiled module). */
+export const SCRIPTED_PROVIDER = fileURLToPath(new URL('./scripted-provider.mjs', import.meta.url));
 
 /** What a scripted provider does (see the header of scripted-provider.mjs for every member). */
 export type ScriptedConfig = Record<string, unknown> & { name?: string };

@@ -58,6 +58,7 @@ export { detailsFromMessages } from './page-details.js';
 export { renderJunit, type JunitOptions } from './junit.js';
 export { renderBugReport, writeBugReports, bugReportFile, type BugReportContext } from './bug-report.js';
 export { readKnownFailures, applyKnownFailures, KnownFailuresError, type KnownFailure, type KnownFailuresOutcome } from './known-failures.js';
+export { verdictText, writeCoverage, type WrittenCoverage } from './write.js';
 export { renderMarkdown } from './render-markdown.js';
 export {
   APPLICABILITY_MEDIA_TYPE,

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { findCatalogueEntry } from '../../catalogue/index.js';
+import { ConfigError } from '../suite/config.js';
 import type { IdSummary, ScenarioSummary, SuiteSummary } from '../suite/summary.js';
 
 export interface KnownFailure {
@@ -21,7 +22,8 @@ export interface KnownFailure {
   where: string;
 }
 
-export class KnownFailuresError extends Error {
+/** A usage error (exit 2): a ConfigError, so every suite command reports it as one. */
+export class KnownFailuresError extends ConfigError {
   constructor(message: string) {
     super(message);
     this.name = 'KnownFailuresError';

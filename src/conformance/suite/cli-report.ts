@@ -3,6 +3,7 @@
  *   0  no MUST failed (warnings allowed)
  *   1  a MUST failed (a wrong handshake answer included), or a scenario was undefined/pending
  *   3  the target never answered the handshake at all (spawn failure, refused, no bytes before the timeout)
+ *   4  harness error: every failure is the harness's own (the run is inconclusive)
  * (2, usage, is decided before a run.) `--json` prints only the JSON document on stdout.
  * Harness errors are counted apart: they fail the run (it is inconclusive) but are never listed as findings.
  */
@@ -84,9 +85,18 @@ export const EXIT_MUST_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_NEVER_ANSWERED = 3;
 
+export const EXIT_HARNESS_ERROR = 4;
+
+/**
+ * 3 never answered; 0 success; 1 when a scenario failed on a finding about the target (a definite MUST
+ * failure stands even when other scenarios were inconclusive); 4 when every failure is a harness error.
+ */
 export function exitCodeOf(result: RunSuiteResult): number {
   if (result.neverAnswered) return EXIT_NEVER_ANSWERED;
-  return result.success ? EXIT_OK : EXIT_MUST_FAILED;
+  if (result.success) return EXIT_OK;
+  const failed = result.summary.scenarios.filter((sc) => sc.status !== 'passed' && sc.status !== 'not-applicable' && sc.status !== 'skipped');
+  if (failed.length > 0 && failed.every((sc) => sc.harness_error !== undefined)) return EXIT_HARNESS_ERROR;
+  return EXIT_MUST_FAILED;
 }
 
 export function jsonReport(result: RunSuiteResult, toolVersion: string): unknown {

@@ -15,7 +15,7 @@
  *
  * The resolved config is plain JSON: it travels to the steps as a cucumber world parameter.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { delimiter, join } from 'node:path';
 import { FIXTURE_DIR, RETIRED_FRAME_IDS } from '../../provider/catalogue.js';
 import { isMisbehaviourMode, MISBEHAVIOUR_MODES } from '../../provider/misbehaviours.js';
@@ -109,33 +109,17 @@ export function splitCommandLine(line: string): string[] {
   return words;
 }
 
-function newestMtime(dir: string, ext: string): number {
-  let newest = 0;
-  if (!existsSync(dir)) return newest;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, ext));
-    else if (entry.name.endsWith(ext)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 /**
- * How to start the bundled provider: its compiled entry when present and not older than the sources it
- * was built from (a stale dist/ would silently test old code), else the TypeScript entry through tsx.
+ * How to start the bundled provider: the same way this module runs. Compiled code (the installed package,
+ * `npm start`) spawns the compiled entry — never TypeScript through tsx, a devDependency users do not have;
+ * under tsx (development, the tests) it spawns the TypeScript entry through tsx, so a test never runs a
+ * stale dist/.
  */
 export function bundledProviderCommand(root = findPackageRoot()): { command: string; args: string[]; compiled: boolean } {
-  const compiled = join(root, 'dist', 'src', 'provider', 'main.js');
-  const source = join(root, 'src', 'provider', 'main.ts');
-  if (existsSync(compiled)) {
-    const sourcesExist = existsSync(source);
-    const builtAt = statSync(compiled).mtimeMs;
-    const fresh =
-      !sourcesExist ||
-      ['provider', 'protocol', 'transport', 'attest', 'util', 'schema'].every((d) => newestMtime(join(root, 'src', d), '.ts') <= builtAt);
-    if (fresh) return { command: process.execPath, args: [compiled], compiled: true };
+  if (fileURLToPath(import.meta.url).endsWith('.js')) {
+    return { command: process.execPath, args: [join(root, 'dist', 'src', 'provider', 'main.js')], compiled: true };
   }
-  return { command: process.execPath, args: ['--import', 'tsx', source], compiled: false };
+  return { command: process.execPath, args: ['--import', 'tsx', join(root, 'src', 'provider', 'main.ts')], compiled: false };
 }
 
 function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
@@ -149,7 +133,7 @@ export interface ResolveOptions {
   /** Environment to read (default process.env). */
   env?: Record<string, string | undefined>;
   /** Explicit target (the CLI); overrides CGP_PROVIDER / CGP_PROVIDER_URL. */
-  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string } | { kind: 'in-process' };
+  target?: { kind: 'stdio'; command: string; args: string[]; cwd?: string } | { kind: 'http'; url: string } | { kind: 'in-process' } | { kind: 'bundled' };
   /** Misbehaviour mode for the bundled provider; overrides CGP_MISBEHAVE. */
   misbehave?: string;
   /** Timeout overrides (ms). */
@@ -189,15 +173,16 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
       bundled: true,
       ...(misbehave !== undefined ? { misbehave } : {}),
     };
-  } else if (command !== undefined && url !== undefined) {
+  } else if (explicit?.kind !== 'bundled' && command !== undefined && url !== undefined) {
     throw new ConfigError('set CGP_PROVIDER (stdio) or CGP_PROVIDER_URL (HTTP), not both');
-  } else if (command !== undefined) {
+  } else if (explicit?.kind !== 'bundled' && command !== undefined) {
     const words = splitCommandLine(command);
     if (words.length === 0) throw new ConfigError('CGP_PROVIDER is empty');
     target = { kind: 'stdio', command: words[0]!, args: words.slice(1), label: command, bundled: false };
-  } else if (url !== undefined) {
+  } else if (explicit?.kind !== 'bundled' && url !== undefined) {
     target = { kind: 'http', url, label: url, bundled: false };
   } else {
+    // the bundled reference provider (explicitly, or because the environment names no other)
     const root = findPackageRoot();
     const entry = bundledProviderCommand(root);
     const args = [...entry.args];

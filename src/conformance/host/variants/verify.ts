@@ -1,4 +1,4 @@
-// Host misbehaviour variants of the "verify" group (see src/host/misbehaviours.ts for the contract):
+// Host misbehaviour variants of the "verify" group (see src/conformance/host/variants/manifest.ts for the contract):
 // verify & reuse (§6.3 D3/D4, §9 V1/V4, S9-verify-correlation), attestation verdicts (§6.5.4 F8/F9,
 // S6.5.4-distinct-verdicts), the usage report (§7.3 UR1) and attribution (§14 A1–A3).
 //
@@ -9,12 +9,12 @@
 // envelopes on their way out. The provider, which records what it received, sees exactly what a host
 // with that bug would send.
 import * as ed from '@noble/ed25519';
-import { fromLowerHex, parseDigest, renderDigest, resultSetRoot } from '../../attest/index.js';
-import type { ContextUse, AttributionRecord } from '../attribution.js';
-import type { HostUnderTest } from '../../conformance/host/adapter.js';
-import type { FanOutResult } from '../fan-out.js';
-import type { HostMisbehaviour } from '../misbehaviours.js';
-import type { VerifyOutcome } from '../verify-reuse.js';
+import { fromLowerHex, parseDigest, renderDigest, resultSetRoot } from '../../../attest/index.js';
+import type { ContextUse, AttributionRecord } from '../../../host/attribution.js';
+import type { HostUnderTest } from '../../../host/under-test.js';
+import type { FanOutResult } from '../../../host/fan-out.js';
+import type { HostMisbehaviour } from './manifest.js';
+import type { VerifyOutcome } from '../../../host/verify-reuse.js';
 
 /**
  * The relay (CommonJS, run with `node -e`): argv = [mode, command, ...args]. It spawns the provider,

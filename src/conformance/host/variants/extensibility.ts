@@ -1,9 +1,9 @@
-// Host misbehaviour variants of the "extensibility & correlation" group (see src/host/misbehaviours.ts for
+// Host misbehaviour variants of the "extensibility & correlation" group (see src/conformance/host/variants/manifest.ts for
 // the contract): unknown members (U1, S13-interop-validator), namespaced vendor values (U3, host half) and
 // the demultiplexing of a correlating provider's replies by id (H4, host half). Each flips ONE Host policy
 // switch (src/host/host.ts header); the scenarios in features/host/extensibility.feature and
 // features/host/correlation.feature must fail against every one of them.
-import type { HostMisbehaviour } from '../misbehaviours.js';
+import type { HostMisbehaviour } from './manifest.js';
 
 export const EXTENSIBILITY_VARIANTS: readonly HostMisbehaviour[] = [
   {

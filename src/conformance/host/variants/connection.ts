@@ -1,14 +1,14 @@
-// Host misbehaviour variants of the "connection" group (see src/host/misbehaviours.ts for the contract):
+// Host misbehaviour variants of the "connection" group (see src/conformance/host/variants/manifest.ts for the contract):
 // handshake acceptance (H3, C5), per-provider query shaping (E1, P5, S3.2), error-code handling (X1, X2,
 // S10-not-retryable) and the open vocabularies of received frames (U2, S8.1-rel-open). Each flips ONE Host
 // policy switch (src/host/host.ts header) or wraps the host-under-test surface; the scenarios in
 // features/host/connection.feature and features/host/fan-out.feature must fail against every one of them.
-import type { HostUnderTest } from '../../conformance/host/adapter.js';
-import type { FanOutResult } from '../fan-out.js';
-import { BASE_RELS, FRAME_KINDS } from '../../protocol/vocabulary.js';
-import { MalformedReply } from '../errors.js';
-import type { HostMisbehaviour } from '../misbehaviours.js';
-import type { ProviderAnswer } from '../types.js';
+import type { HostUnderTest } from '../../../host/under-test.js';
+import type { FanOutResult } from '../../../host/fan-out.js';
+import { BASE_RELS, FRAME_KINDS } from '../../../protocol/vocabulary.js';
+import { MalformedReply } from '../../../host/errors.js';
+import type { HostMisbehaviour } from './manifest.js';
+import type { ProviderAnswer } from '../../../host/types.js';
 
 /**
  * A fan-out wrapper that refuses (moves to `failures`) every answer with a frame the predicate calls

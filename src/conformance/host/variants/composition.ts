@@ -1,18 +1,18 @@
-// Host misbehaviour variants of the "composition" group (see src/host/misbehaviours.ts for the contract):
+// Host misbehaviour variants of the "composition" group (see src/conformance/host/variants/manifest.ts for the contract):
 // the budget audit (B2), budget units (S7.2-budget-token) and prompt composition (D2, F10, R3,
 // S6.4.1-unrehydratable-empty, S6.6-single-provider-threshold, S11-compose-reference).
 //
 // Each is a wrapper around the honest host-under-test surface that reproduces ONE bug faithfully: it
 // changes what the honest composer is asked (a budget, thresholds, frame identities) or re-renders the
 // honest ComposedPrompt with one safeguard removed, so everything else it returns stays honest.
-import type { ContextFrame, ContextQuery } from '../../../generated/types/index.js';
-import type { HostUnderTest } from '../../conformance/host/adapter.js';
-import { frameIdKey } from '../../protocol/identity.js';
-import type { ComposedPrompt, ComposeOptions } from '../compose/types.js';
-import { fenceHeader, FENCE_CLOSE, neutralise, PREAMBLE } from '../compose/render.js';
-import type { FanOutResult } from '../fan-out.js';
-import type { HostMisbehaviour } from '../misbehaviours.js';
-import type { ProviderAnswer } from '../types.js';
+import type { ContextFrame, ContextQuery } from '../../../../generated/types/index.js';
+import type { HostUnderTest } from '../../../host/under-test.js';
+import { frameIdKey } from '../../../protocol/identity.js';
+import type { ComposedPrompt, ComposeOptions } from '../../../host/compose/types.js';
+import { fenceHeader, FENCE_CLOSE, neutralise, PREAMBLE } from '../../../host/compose/render.js';
+import type { FanOutResult } from '../../../host/fan-out.js';
+import type { HostMisbehaviour } from './manifest.js';
+import type { ProviderAnswer } from '../../../host/types.js';
 
 /** Which safeguard a re-render leaves out. */
 export interface RerenderFaults {

@@ -1,9 +1,9 @@
-// Host misbehaviour variants of the "transport" group (see src/host/misbehaviours.ts for the contract):
+// Host misbehaviour variants of the "transport" group (see src/conformance/host/variants/manifest.ts for the contract):
 // the HTTP transport rules of SPEC §4 — C4 (non-loopback is egress), C7 (TLS off-loopback), C8 (no
 // credential in a log or a surfaced error). Caught by features/host/http-security.feature.
-import type { ConnectHttpOptions, HostUnderTest } from '../../conformance/host/adapter.js';
-import type { FanOutResult } from '../fan-out.js';
-import type { HostMisbehaviour } from '../misbehaviours.js';
+import type { ConnectHttpOptions, HostUnderTest } from '../../../host/under-test.js';
+import type { FanOutResult } from '../../../host/fan-out.js';
+import type { HostMisbehaviour } from './manifest.js';
 
 /**
  * C8 broken through the log: a "debug" line naming the request headers of every HTTP connect, the

@@ -1,4 +1,4 @@
-// Host misbehaviour variants of the "proofs" group (see src/host/misbehaviours.ts for the contract):
+// Host misbehaviour variants of the "proofs" group (see src/conformance/host/variants/manifest.ts for the contract):
 // inclusion proofs kept through composition (§6.5.3 F13) and verify verdicts (§9 V2, V3).
 //
 // Each variant is the honest bundled host with ONE thing changed, by post-processing what the honest
@@ -10,12 +10,12 @@
 //    verdict as `unknown` with a detail starting "V2:", and an `unknown` (or unrecognised, or
 //    contradictory) verdict as `unknown` with a detail starting "V3:", and every frame of a verify that
 //    failed (error reply, timeout, malformed reply) as `verify-failed`. Each variant touches only its own.
-import { retainProofs, type CommittedFrame } from '../../attest/index.js';
-import type { HostUnderTest } from '../../conformance/host/adapter.js';
-import type { ComposedFrame, ComposedPrompt } from '../compose/types.js';
-import type { HostMisbehaviour } from '../misbehaviours.js';
-import type { ProviderAnswer } from '../types.js';
-import type { DroppedFrame, VerifyOutcome } from '../verify-reuse.js';
+import { retainProofs, type CommittedFrame } from '../../../attest/index.js';
+import type { HostUnderTest } from '../../../host/under-test.js';
+import type { ComposedFrame, ComposedPrompt } from '../../../host/compose/types.js';
+import type { HostMisbehaviour } from './manifest.js';
+import type { ProviderAnswer } from '../../../host/types.js';
+import type { DroppedFrame, VerifyOutcome } from '../../../host/verify-reuse.js';
 
 function mapComposed(honest: HostUnderTest, change: (composed: ComposedPrompt, answers: readonly ProviderAnswer[]) => ComposedPrompt): HostUnderTest {
   return { ...honest, compose: async (answers, opts) => change(await honest.compose(answers, opts), answers) };

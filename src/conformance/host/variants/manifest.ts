@@ -9,14 +9,14 @@
  * hands its caller: composition, usage, attribution, verify). A wrapper changes only what its entry
  * names, so a scenario about anything else still passes against it.
  */
-import type { HostUnderTest } from '../conformance/host/adapter.js';
-import type { HostPolicies } from './host.js';
-import { COMPOSITION_VARIANTS } from './misbehave-host/composition.js';
-import { CONNECTION_VARIANTS } from './misbehave-host/connection.js';
-import { EXTENSIBILITY_VARIANTS } from './misbehave-host/extensibility.js';
-import { PROOFS_VARIANTS } from './misbehave-host/proofs.js';
-import { TRANSPORT_VARIANTS } from './misbehave-host/transport.js';
-import { VERIFY_VARIANTS } from './misbehave-host/verify.js';
+import type { HostUnderTest } from '../../../host/under-test.js';
+import type { HostPolicies } from '../../../host/host.js';
+import { COMPOSITION_VARIANTS } from './composition.js';
+import { CONNECTION_VARIANTS } from './connection.js';
+import { EXTENSIBILITY_VARIANTS } from './extensibility.js';
+import { PROOFS_VARIANTS } from './proofs.js';
+import { TRANSPORT_VARIANTS } from './transport.js';
+import { VERIFY_VARIANTS } from './verify.js';
 
 export interface HostMisbehaviour {
   /** CGP_HOST_MISBEHAVE=<mode>. */
@@ -43,7 +43,7 @@ const CONSENT_VARIANTS: readonly HostMisbehaviour[] = [
   },
 ];
 
-// One table, assembled from the groups (each group's variants live in src/host/misbehave-host/).
+// One table, assembled from the groups (each group's variants live in src/conformance/host/variants/).
 export const HOST_MISBEHAVIOURS: readonly HostMisbehaviour[] = [
   ...CONSENT_VARIANTS,
   ...TRANSPORT_VARIANTS,
