@@ -14,11 +14,12 @@ import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { RunSuiteResult } from '../conformance/run-suite.js';
 import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
-import type { ScenarioSummary } from '../conformance/suite/summary.js';
+import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
 import { buildCoverage } from '../conformance/report/build.js';
 import { renderHtml } from '../conformance/report/render-html.js';
 import { renderJunit } from '../conformance/report/junit.js';
 import { writeBugReports } from '../conformance/report/bug-report.js';
+import { detailsFromMessages } from '../conformance/report/page-details.js';
 import { applyKnownFailures, describeEntry, failingIds, readKnownFailures, type KnownFailure, type KnownFailuresOutcome } from '../conformance/report/known-failures.js';
 import { toolVersion } from './tool-version.js';
 
@@ -92,20 +93,58 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-const FAILED = new Set(['failed', 'undefined', 'pending', 'ambiguous']);
-
 export function applyCiKit(result: RunSuiteResult, opts: CiKitOptions, prepared: PreparedCiKit = {}): CiKitOutcome {
+  return applyCiKitToRuns([result], opts, prepared, { baseCode: exitCodeOf(result) });
+}
+
+/** Several runs judged as one (certify): one summary over all their scenarios, the first run's target. */
+function mergedSummary(runs: readonly RunSuiteResult[]): SuiteSummary {
+  if (runs.length === 1) return runs[0]!.summary;
+  const rank = { failed: 4, warning: 3, witnessed: 2, 'not-applicable': 1, unwitnessed: 0 } as const;
+  const ids = new Map<string, SuiteSummary['ids'][number]>();
+  for (const r of runs) {
+    for (const i of r.summary.ids) {
+      const prev = ids.get(i.id);
+      if (!prev) ids.set(i.id, { ...i, scenarios: [...i.scenarios] });
+      else ids.set(i.id, { id: i.id, status: rank[i.status] > rank[prev.status] ? i.status : prev.status, scenarios: [...prev.scenarios, ...i.scenarios] });
+    }
+  }
+  const totals = { ...runs[0]!.summary.totals };
+  for (const r of runs.slice(1)) for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += r.summary.totals[k];
+  const target = runs.find((r) => r.summary.target)?.summary.target;
+  return {
+    success: runs.every((r) => r.summary.success),
+    scenarios: runs.flatMap((r) => r.summary.scenarios),
+    ids: [...ids.values()],
+    totals,
+    harness_errors: runs.reduce((n, r) => n + r.summary.harness_errors, 0),
+    ...(target ? { target } : {}),
+  };
+}
+
+/**
+ * The CI kit over one or several runs (certify passes its three). `baseCode` is the exit code the command
+ * would have without the kit; `targetName` names the target(s) in the JUnit file and the bug reports.
+ */
+export function applyCiKitToRuns(
+  results: readonly RunSuiteResult[],
+  opts: CiKitOptions,
+  prepared: PreparedCiKit = {},
+  how: { baseCode: number; targetName?: string },
+): CiKitOutcome {
   const lines: string[] = [];
   const json: Record<string, unknown> = {};
-  const base = exitCodeOf(result);
-  const name = targetName(result);
-  if (!result.ran) {
+  const base = how.baseCode;
+  const ran = results.filter((r) => r.ran);
+  const name = how.targetName ?? (results.length > 0 ? targetName(results[0]!) : 'target');
+  if (ran.length === 0) {
     // Nothing ran: the JUnit file still tells CI why (one error testcase).
-    const junit = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cgp-conformance: ${xmlAttr(name)}" tests="1" failures="0" errors="1">\n  <testsuite name="${xmlAttr(name)}" tests="1" errors="1">\n    <testcase classname="${xmlAttr(name)}" name="handshake">\n      <error message="${xmlAttr(`the target never answered the handshake: ${result.reason ?? ''}`)}" type="NeverAnswered"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n`;
+    const reason = results.map((r) => r.reason ?? '').join('; ');
+    const junit = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cgp-conformance: ${xmlAttr(name)}" tests="1" failures="0" errors="1">\n  <testsuite name="${xmlAttr(name)}" tests="1" errors="1">\n    <testcase classname="${xmlAttr(name)}" name="handshake">\n      <error message="${xmlAttr(`the target never answered the handshake: ${reason}`)}" type="NeverAnswered"/>\n    </testcase>\n  </testsuite>\n</testsuites>\n`;
     if (opts.junit !== undefined) write(opts.junit, junit);
     return { exitCode: base, lines, json: { exit_code: base } };
   }
-  const summary = result.summary;
+  const summary = mergedSummary(ran);
   const accepted = new Map<ScenarioSummary, string>();
   let outcome: KnownFailuresOutcome | undefined;
   let code = base;
@@ -123,11 +162,11 @@ export function applyCiKit(result: RunSuiteResult, opts: CiKitOptions, prepared:
     for (const e of outcome.notExercised) lines.push(`baseline entry not exercised by this run: ${describeEntry(e)} (${e.where})`);
     for (const s of outcome.unlisted) lines.push(`not in the baseline: ${s.harness_error !== undefined ? 'harness error' : failingIds(s).join(', ')} in ${s.uri}:${s.line} ${s.name}`);
     for (const w of strictUnlisted) lines.push(`--strict: warning not in the baseline: ${w.f.message}`);
+    // Only a concluded run (0 / 1) is re-judged; never answered (3) and harness error (4) keep their code.
     if (base === 0 || base === 1) {
-      const harness = summary.harness_errors > 0;
-      code = outcome.unlisted.length > 0 || outcome.stale.length > 0 || strictUnlisted.length > 0 || (harness && base !== 0) ? 1 : 0;
-      // A run that failed for a reason the baseline cannot cover (e.g. no scenario at all) keeps failing.
-      if (!result.success && summary.scenarios.filter((s) => FAILED.has(s.status)).length === 0 && summary.scenarios.length === 0) code = 1;
+      code = outcome.unlisted.length > 0 || outcome.stale.length > 0 || strictUnlisted.length > 0 ? 1 : 0;
+      // a failure the baseline cannot see (no scenario failed, yet the run did not succeed) keeps failing
+      if (base === 1 && outcome.accepted.length === 0 && outcome.unlisted.length === 0) code = 1;
     }
     json.baseline = {
       file: opts.baseline,
@@ -142,29 +181,39 @@ export function applyCiKit(result: RunSuiteResult, opts: CiKitOptions, prepared:
   }
   if (opts.strict) json.strict = true;
 
-  // The enriched JUnit replaces cucumber's in the reports dir, and goes to --junit too.
-  const junit = renderJunit(summary, { targetName: name, accepted, ...(opts.strict ? { strict: true } : {}) });
-  write(result.junitPath, junit);
+  // The enriched JUnit replaces cucumber's in the reports dir (per run), and goes to --junit (all runs).
+  const junitOf = (s: SuiteSummary, n: string) => renderJunit(s, { targetName: n, accepted, ...(opts.strict ? { strict: true } : {}) });
+  for (const r of ran) write(r.junitPath, junitOf(r.summary, ran.length === 1 ? name : targetName(r)));
   const files: Record<string, unknown> = {};
   if (opts.junit !== undefined) {
-    write(opts.junit, junit);
+    write(opts.junit, junitOf(summary, name));
     files.junit = opts.junit;
     lines.push(`junit:      ${opts.junit}`);
   }
   if (opts.html !== undefined) {
-    const side = result.side === 'host' ? 'host' : 'provider';
-    const report = buildCoverage({ messages: [result.messagesPath], target: name, side, toolVersion: toolVersion() });
-    write(opts.html, renderHtml(report, undefined, { scenarios: summary.scenarios, ...(summary.target ? { target: summary.target } : {}) }));
+    const sides = new Set(ran.map((r) => (r.side === 'host' ? 'host' : 'provider')));
+    const side = sides.size > 1 ? 'both' : [...sides][0]!;
+    const report = buildCoverage({ messages: ran.map((r) => r.messagesPath), target: name, side, toolVersion: toolVersion() });
+    const target = ran.length === 1 ? summary.target : undefined;
+    write(opts.html, renderHtml(report, undefined, { scenarios: summary.scenarios, ...(target ? { target } : {}) }));
     files.html = opts.html;
     lines.push(`html:       ${opts.html}`);
   }
   if (opts.bugReport !== undefined) {
-    const written = writeBugReports(opts.bugReport, reportFindings(summary), {
-      targetName: name,
-      targetLabel: result.targetLabel ?? result.config.target.label,
-      toolVersion: toolVersion(),
-      repro: (id) => reproCommand(result, id),
-    });
+    // each finding reproduces against the run that found it
+    const findings = ran.flatMap((r) => reportFindings(r.summary).map((f) => ({ f, r })));
+    const runOf = new Map<string, RunSuiteResult>();
+    for (const { f, r } of findings) if (f.severity === 'error' && !runOf.has(f.id)) runOf.set(f.id, r);
+    const written = writeBugReports(
+      opts.bugReport,
+      findings.map((x) => x.f),
+      {
+        targetName: name,
+        targetLabel: ran.length === 1 ? (ran[0]!.targetLabel ?? ran[0]!.config.target.label) : name,
+        toolVersion: toolVersion(),
+        repro: (id) => reproCommand(runOf.get(id) ?? ran[0]!, id),
+      },
+    );
     files.bug_reports = written;
     lines.push(`bug reports: ${written.length === 0 ? 'none (no failed id)' : written.join(', ')}`);
   }
@@ -175,4 +224,28 @@ export function applyCiKit(result: RunSuiteResult, opts: CiKitOptions, prepared:
 
 function xmlAttr(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * `report --bug-report DIR`: bug reports from the message files of earlier runs. The target is what the run
+ * attached (its label and transport); a host run's reproduction names no host (the files do not say which).
+ */
+export function bugReportsFromMessages(dir: string, messages: readonly string[]): string[] {
+  const details = detailsFromMessages(messages);
+  const scenarios = details.scenarios ?? [];
+  const summary: SuiteSummary = { success: false, scenarios: [...scenarios], ids: [], totals: { passed: 0, failed: 0, 'not-applicable': 0, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 }, harness_errors: 0 };
+  const t = details.target;
+  const ack = t?.ack;
+  const p = ack && typeof ack.provider === 'object' && ack.provider !== null ? (ack.provider as Record<string, unknown>) : undefined;
+  const name = p && typeof p.name === 'string' ? `${p.name}${typeof p.version === 'string' ? ` ${p.version}` : ''}` : (t?.label ?? 'the host under test');
+  const label = t?.label ?? name;
+  return writeBugReports(dir, reportFindings(summary), {
+    targetName: name,
+    targetLabel: label,
+    toolVersion: toolVersion(),
+    repro: (id) =>
+      t === undefined ? `npx cgp-conformance host --tags @${id} [--adapter <module> | --cmd "<host command>"]`
+      : t.transport === 'http' ? `npx cgp-conformance http --tags @${id} ${shellWord(t.label)}`
+      : `npx cgp-conformance stdio --tags @${id} -- ${t.label}`,
+  });
 }

@@ -11,8 +11,9 @@ import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, exi
 import { ConfigError } from '../../conformance/suite/config.js';
 import { EXIT_CODES_HELP, exitSoon, parseMs, usageError } from '../suite-command.js';
 import { toolVersion } from '../tool-version.js';
+import { addCiKitOptions, applyCiKitToRuns, prepareCiKit, type CiKitOptions } from '../ci-kit.js';
 
-interface CertifyCliOptions {
+interface CertifyCliOptions extends CiKitOptions {
   out?: string;
   reportsDir?: string;
   json?: boolean;
@@ -25,18 +26,21 @@ interface CertifyRun {
 }
 
 export function registerCertifyCommand(program: Command): void {
-  program
+  const cmd = program
     .command('certify')
     .description('certify the bundled provider (stdio + in-process) and the bundled host; merged coverage report')
     .option('--out <dir>', 'where the run writes its files (default $CGP_REPORTS_DIR, else ./cgp-reports)')
     .option('--reports-dir <dir>', 'alias of --out')
     .option('--json', 'write only a JSON document to stdout (each run\'s report and the merged verdict)')
     .option('--timeout <ms>', 'handshake and request timeout (default 10000)')
-    .addHelpText('after', EXIT_CODES_HELP)
-    .action(async (opts: CertifyCliOptions) => {
+    .addHelpText('after', EXIT_CODES_HELP);
+  // --junit --html --bug-report --strict --baseline over the three runs (ci-kit.ts)
+  addCiKitOptions(cmd).action(async (opts: CertifyCliOptions) => {
       let timeout: number | undefined;
+      let kit;
       try {
         timeout = parseMs('--timeout', opts.timeout);
+        kit = prepareCiKit(opts);
       } catch (err) {
         return usageError('certify', (err as Error).message);
       }
@@ -76,11 +80,14 @@ export function registerCertifyCommand(program: Command): void {
           ? writeCoverage({ messages: ran.map((r) => r.result.messagesPath), target: 'bundled provider + bundled host', side: 'both', outDir: reportsDir })
           : undefined;
       const codes = results.map((r) => exitCodeOf(r.result));
-      const code =
+      const verdictCode =
         codes.includes(EXIT_NEVER_ANSWERED) ? EXIT_NEVER_ANSWERED
         : codes.includes(EXIT_MUST_FAILED) || (written !== undefined && !written.verdict.conformant && !codes.includes(EXIT_HARNESS_ERROR)) ? EXIT_MUST_FAILED
         : codes.includes(EXIT_HARNESS_ERROR) ? EXIT_HARNESS_ERROR
         : EXIT_OK;
+      const ci = applyCiKitToRuns(results.map((r) => r.result), opts, kit, { baseCode: verdictCode, targetName: 'bundled provider + bundled host' });
+      const code = ci.exitCode;
+      for (const line of ci.lines) process.stderr.write(`cgp-conformance certify: ${line}\n`);
       if (opts.json) {
         const doc = {
           tool_version: toolVersion(),
@@ -88,6 +95,7 @@ export function registerCertifyCommand(program: Command): void {
           conformant: written?.verdict.conformant ?? false,
           coverage: written ? { summary: written.report.summary, files: written.files } : null,
           runs: results.map(({ label, result }) => ({ label, ...(jsonReport(result, toolVersion()) as object) })),
+          ...ci.json,
         };
         process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       } else {

@@ -9,6 +9,7 @@ import { resolveReportsDir } from '../../conformance/reports-dir.js';
 import { ConfigError } from '../../conformance/suite/config.js';
 import { EXIT_MUST_FAILED, EXIT_OK } from '../../conformance/suite/cli-report.js';
 import { usageError } from '../suite-command.js';
+import { bugReportsFromMessages } from '../ci-kit.js';
 
 interface ReportCliOptions {
   messages: string[];
@@ -16,6 +17,7 @@ interface ReportCliOptions {
   reportsDir?: string;
   target?: string;
   side: string;
+  bugReport?: string;
 }
 
 export function registerReportCommand(program: Command): void {
@@ -27,6 +29,7 @@ export function registerReportCommand(program: Command): void {
     .option('--reports-dir <dir>', 'alias of --out')
     .option('--target <name>', 'how the report names the target (default: the side)')
     .option('--side <side>', 'provider, host, both or auto (from the scenarios\' tags)', 'auto')
+    .option('--bug-report <dir>', 'also write one Markdown bug report per failed id into this directory')
     .addHelpText('after', '\nExit codes: 0 conformant · 1 a MUST failed or an applicable anchor has no passing witness · 2 usage error or unreadable message file')
     .action((opts: ReportCliOptions) => {
       if (!['provider', 'host', 'both', 'auto'].includes(opts.side)) return usageError('report', `--side must be provider, host, both or auto (got ${JSON.stringify(opts.side)})`);
@@ -38,6 +41,10 @@ export function registerReportCommand(program: Command): void {
         const { report, verdict } = writeCoverage({ messages: opts.messages, target, side, outDir });
         process.stdout.write(verdictText(report, verdict));
         process.stderr.write(`wrote ${outDir}/coverage.{json,md,html} and badge.svg\n`);
+        if (opts.bugReport !== undefined) {
+          const written = bugReportsFromMessages(opts.bugReport, opts.messages);
+          process.stderr.write(`bug reports: ${written.length === 0 ? 'none (no failed id)' : written.join(', ')}\n`);
+        }
         process.exitCode = verdict.conformant ? EXIT_OK : EXIT_MUST_FAILED;
       } catch (err) {
         if (err instanceof UnknownCatalogueIdError) {
