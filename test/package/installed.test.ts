@@ -122,6 +122,22 @@ describe('the installed package (npm pack → npm install → read-only node_mod
     for (const d of ['dist/src/host/under-test.d.ts', 'dist/src/protocol/index.d.ts', 'dist/src/attest/index.d.ts', 'dist/src/index.d.ts']) assert.ok(existsSync(join(installed, d)), d);
   });
 
+  it('explain, inspect and the CI kit read SPEC.md, docs/, features/ and schema/ from the installed package', () => {
+    const e = npx(['cgp-conformance', 'explain', 'B4']);
+    assert.equal(e.status, 0, e.stderr);
+    assert.match(e.stdout, /SPEC\.md line \d+:\n {4}\| # \| Requirement/);
+    assert.match(e.stdout, /features\/provider\/budget\.feature:39 {2}max_frames 1 returns at most one frame/);
+    assert.match(e.stdout, /provider mode ignore-max-frames/);
+    const i = npx(['cgp-conformance', 'inspect', '--', process.execPath, provider]);
+    assert.equal(i.status, 0, i.stderr);
+    assert.match(i.stdout, /^frm_getting_started +doc +full +59 +yes +yes/m);
+    const s = npx(['cgp-conformance', 'stdio', '--tags', '@B4', '--html', 'page.html', '--junit', 'b4.xml', '--bug-report', 'bugs', '--', process.execPath, provider, '--misbehave', 'ignore-max-frames']);
+    assert.equal(s.status, 1, s.stderr);
+    assert.match(readFileSync(join(project, 'bugs', 'B4.md'), 'utf8'), /^# `B4` violated: /);
+    assert.match(readFileSync(join(project, 'page.html'), 'utf8'), /<section id="spec-7"><pre>## 7\. Budget honesty/);
+    assert.match(readFileSync(join(project, 'b4.xml'), 'utf8'), /<testsuites name="cgp-conformance: example-docs 0\.1\.0"/);
+  });
+
   it('node_modules is unchanged after every run (tree hash before = after)', () => {
     assert.equal(treeHash(modules), before0);
   });
