@@ -85,6 +85,7 @@ describe('coverage.html in headless Chromium', () => {
       assert.ok(await wire.locator('tr.sent', { hasText: '"max_frames":1' }).first().isVisible(), 'the query with max_frames 1 is shown');
       assert.ok(await wire.locator('tr.received', { hasText: '"type":"frames"' }).first().isVisible(), 'the frames reply is shown');
       assert.ok(await wire.locator('tr.proof.received', { hasText: 'this line shows the finding' }).isVisible(), 'the reply that shows the finding is marked');
+      await card.screenshot({ path: join(shots, 'coverage-failing-run.finding.png') });
 
       // N/A reasons are visible in the table
       const na = page.locator('tr#S6\\.2-digested-bytes');
