@@ -36,6 +36,31 @@ export interface WireEntry {
   error?: string;
   /** A note for the reader (e.g. "entries dropped"). */
   note?: string;
+  /** For a clipped line that is an envelope: what the clipped part held (type, id, frame count and ids). */
+  summary?: string;
+}
+
+/** One phrase about a clipped envelope line, from the full line: `frames reply id=q-2: 6 frames (a, b, …)`. */
+export function summarizeLine(line: string): string | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const env = v as Record<string, unknown>;
+  const parts = [`${typeof env.type === 'string' ? env.type : 'untyped'} envelope${typeof env.id === 'string' ? ` id=${env.id}` : ''}`];
+  const result = env.result && typeof env.result === 'object' ? (env.result as Record<string, unknown>) : undefined;
+  if (result && Array.isArray(result.frames)) {
+    const ids = result.frames.map((f) => (f && typeof f === 'object' && typeof (f as Record<string, unknown>).id === 'string' ? String((f as Record<string, unknown>).id) : '?'));
+    parts.push(`${ids.length} frame${ids.length === 1 ? '' : 's'} (${ids.slice(0, 12).join(', ')}${ids.length > 12 ? ', …' : ''})`);
+  }
+  if (result) {
+    const others = Object.keys(result).filter((k) => k !== 'frames');
+    if (others.length > 0) parts.push(`result members: ${others.join(', ')}`);
+  }
+  return parts.join(': ');
 }
 
 /** Clip a line to `limit` UTF-8 bytes without splitting a character. */
@@ -50,7 +75,11 @@ export function clipLine(line: string, limit = EVIDENCE_LINE_LIMIT): { line: str
 export function wireEntry(e: { direction: WireEntry['direction']; connection: string; t_ms: number | null; line: string; raw?: boolean; error?: string }): WireEntry {
   const c = clipLine(e.line);
   const out: WireEntry = { direction: e.direction, connection: e.connection, t_ms: e.t_ms, line: c.line, bytes: c.bytes };
-  if (c.clipped) out.clipped = true;
+  if (c.clipped) {
+    out.clipped = true;
+    const summary = summarizeLine(e.line);
+    if (summary !== undefined) out.summary = summary;
+  }
   if (e.raw) out.raw = true;
   if (e.error !== undefined) out.error = e.error;
   return out;
@@ -86,7 +115,7 @@ export function formatTranscript(entries: readonly WireEntry[]): string {
     .map((e) => {
       const arrow = e.direction === 'sent' ? '>>' : '<<';
       const at = e.t_ms === null ? '' : `${e.t_ms >= 0 ? '+' : ''}${e.t_ms} ms `;
-      const tail = [e.clipped ? `[clipped: ${e.bytes} bytes in full]` : '', e.error ? `[${e.error}]` : '', e.raw ? '[raw probe]' : '', e.note ?? '']
+      const tail = [e.clipped ? `[clipped: ${e.bytes} bytes in full${e.summary ? `; ${e.summary}` : ''}]` : '', e.error ? `[${e.error}]` : '', e.raw ? '[raw probe]' : '', e.note ?? '']
         .filter((s) => s !== '')
         .join(' ');
       return `${arrow} ${e.connection} ${at}${e.line}${tail ? ` ${tail}` : ''}`;

@@ -129,7 +129,7 @@ function wireTable(entries: readonly WireEntry[], proof: ReadonlySet<number> = n
   const rows = entries.map((e, i) => {
     const dir = e.direction === 'sent' ? 'sent &rarr; target' : 'received &larr; target';
     const at = e.t_ms === null ? '' : `${e.t_ms} ms`;
-    const notes = [e.clipped ? `clipped: ${e.bytes} bytes in full` : '', e.error ? `transport error ${e.error}` : '', e.raw ? 'raw probe line' : '', e.note ?? ''].filter((x) => x !== '');
+    const notes = [e.clipped ? `clipped: ${e.bytes} bytes in full${e.summary ? `; ${e.summary}` : ''}` : '', e.error ? `transport error ${e.error}` : '', e.raw ? 'raw probe line' : '', e.note ?? ''].filter((x) => x !== '');
     if (proof.has(i)) notes.unshift('this line shows the finding');
     return `<tr class="${e.direction}${proof.has(i) ? ' proof' : ''}"><td class="dir">${dir}</td><td>${esc(e.connection)}</td><td>${at}</td><td class="line">${esc(e.line)}${notes.length > 0 ? `<span class="reason">${esc(notes.join('; '))}</span>` : ''}</td></tr>`;
   });
