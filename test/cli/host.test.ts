@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HOST_MISBEHAVIOURS } from '../../src/conformance/host/variants/manifest.js';
@@ -31,4 +31,30 @@ test('cgp-conformance host --list-misbehaviours lists every variant and its ids'
   const r = cli('host', '--list-misbehaviours');
   assert.equal(r.status, 0);
   for (const m of HOST_MISBEHAVIOURS) assert.match(r.stdout, new RegExp(`^${m.mode}\\s+breaks ${m.breaks.join(', ')}`, 'm'));
+});
+
+test('a host that cannot be loaded or started is ONE error line and exit 2, before any scenario', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-host-cli-bad-'));
+  const oneLine = (r: ReturnType<typeof cli>) => {
+    assert.equal(r.status, 2, r.stdout + r.stderr);
+    assert.equal(r.stdout, '', 'no scenario report');
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
+    return r.stderr;
+  };
+  assert.match(oneLine(cli('host', '--adapter', join(dir, 'missing.mjs'), '--out', dir)), /host adapter .*missing\.mjs does not exist/);
+  const broken = join(dir, 'broken.mjs');
+  writeFileSync(broken, 'export function createHost() {\n  return {\n    name: "x",,\n  };\n}\n');
+  assert.match(oneLine(cli('host', '--adapter', broken, '--out', dir)), new RegExp(`${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:3: SyntaxError`));
+  const noFactory = join(dir, 'nofactory.mjs');
+  writeFileSync(noFactory, 'export const x = 1;\n');
+  assert.match(oneLine(cli('host', '--adapter', noFactory, '--out', dir)), /exports no createHost\(options\) function/);
+  assert.match(oneLine(cli('host', '--cmd', join(dir, 'no-such-host --flag'), '--out', dir)), /could not be started and initialised: SpawnError/);
+});
+
+test('host --list-misbehaviours piped into a reader that stops early ends quietly (EPIPE)', () => {
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" --import tsx src/cli/bin.ts host --list-misbehaviours | head -1`], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout.trimEnd().split('\n').length, 1);
+  assert.doesNotMatch(r.stderr, /EPIPE|Error/);
 });

@@ -81,3 +81,30 @@ describe('cgp-conformance stdio / http', () => {
   });
 });
 
+describe('cgp-conformance stdio: usage hygiene', () => {
+  const oneLine = (r: Ran): string => {
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    return r.stderr;
+  };
+  it('an unknown option before the target is a usage error with a hint, never spawned', { timeout: 60_000 }, async () => {
+    const r = await cli(['stdio', '--tag', '@B1', '--', process.execPath, MINIMAL]);
+    assert.match(oneLine(r), /unknown option '--tag' \(Did you mean --tags\?\)/);
+  });
+  it('options after the target are the target\'s own (passed through)', { timeout: 60_000 }, async () => {
+    const r = await cli(['stdio', '--tags', '@H1', '--report-name', ...report(), process.execPath, MINIMAL, '--some-provider-flag']);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  it('a tag expression selecting nothing, or malformed, is one line naming it', { timeout: 60_000 }, async () => {
+    assert.match(oneLine(await cli(['stdio', '--tags', '@NOPE', '--', process.execPath, MINIMAL])), /tag expression "@NOPE" selects no provider scenario/);
+    assert.match(oneLine(await cli(['stdio', '--tags', '@B1 and (', '--', process.execPath, MINIMAL])), /malformed tag expression "@B1 and \(": Unmatched \(/);
+  });
+  it('a provider that exits before the handshake: its exit status and stderr tail, printed once', { timeout: 60_000 }, async () => {
+    const r = await cli(['stdio', '--report-name', ...report(), '--', process.execPath, '-e', "console.error('boom: no config file'); process.exit(7)"]);
+    assert.equal(r.code, 3, r.stderr);
+    const all = r.stdout + r.stderr;
+    assert.equal(all.match(/never answered/g)?.length, 1, all);
+    assert.match(all, /exit code 7/);
+    assert.match(all, /boom: no config file/);
+  });
+});

@@ -372,7 +372,7 @@ export function checkSmallOrderKeyNotAttested(served: readonly ServedFrame[], fa
  * first raced the record: the host answered and the check read the file before the tee had appended the
  * frames line — the intermittent "served no frame" of F8 and S6.5.4-distinct-verdicts.)
  */
-const TEE = String.raw`
+export const TEE = String.raw`
 const { spawn } = require('node:child_process');
 const { appendFileSync } = require('node:fs');
 const [record, command, ...args] = process.argv.slice(1);
