@@ -7,6 +7,7 @@ import { registerProviderCommand } from './commands/provider.js';
 import { registerStdioCommand } from './commands/stdio.js';
 import { registerHttpCommand } from './commands/http.js';
 import { registerHostCommand } from './commands/host.js';
+import { registerIngestCommand } from './commands/ingest.js';
 import { toolVersion } from './tool-version.js';
 
 export function buildProgram(): Command {
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerStdioCommand(program);
   registerHttpCommand(program);
   registerHostCommand(program);
+  registerIngestCommand(program);
   return program;
 }
 

@@ -1,0 +1,298 @@
+/**
+ * Segmentation and classification of one attachment (a byte string + its line index).
+ *
+ * Segmentation: a line whose left-trimmed text starts with ``` or ~~~ toggles a fence; the fence
+ * lines and everything between them form one atomic fenced-code block (an unterminated fence runs to
+ * the end); outside fences, blocks are runs of non-blank lines. Blocks are byte ranges of the input
+ * (fence lines included), so a block's [full] bytes are exactly what was pasted. Adjacent blocks of
+ * the same kind among log / prose / unfenced code are then merged (with the blank lines between them)
+ * so a log or a note with blank lines stays one frame — the reference splits them.
+ *
+ * Classification ladder, first hit wins (deterministic; known limits in docs/interpretations.md §41):
+ *  1 fenced → code   2 single-line path → path   3 stack trace   4 timestamped log
+ *  5 delimited table (pipe, tab, CSV with quoting)   6 weak log   7 whitespace-aligned table
+ *  8 code-shaped → code   9 binary (NUL/control-heavy)   10 prose
+ */
+import { leadingTimestamp } from './timestamps.js';
+import { asciiTrim, isBlankRange, skipSpace, type LineIndex } from './lines.js';
+import { alignedCells, splitCsvRecords } from './table.js';
+
+export type BlockKind = 'log' | 'stack' | 'table' | 'code' | 'prose' | 'path' | 'binary';
+export type TableDelimiter = 'pipe' | 'tab' | 'csv' | 'aligned';
+
+export interface Block {
+  /** Inclusive line range in the attachment. */
+  first: number;
+  last: number;
+  fenced: boolean;
+  kind: BlockKind;
+  delimiter?: TableDelimiter;
+}
+
+// ── segmentation ───────────────────────────────────────────────────────────────────────────────
+
+function isFence(s: string, a: number, b: number): boolean {
+  const i = skipSpace(s, a, b);
+  return s.startsWith('```', i) || s.startsWith('~~~', i);
+}
+
+export function segment(ix: LineIndex): Array<{ first: number; last: number; fenced: boolean }> {
+  const out: Array<{ first: number; last: number; fenced: boolean }> = [];
+  const { s, start, end, count } = ix;
+  let i = 0;
+  while (i < count) {
+    if (isBlankRange(s, start[i]!, end[i]!)) {
+      i++;
+      continue;
+    }
+    if (isFence(s, start[i]!, end[i]!)) {
+      let j = i + 1;
+      while (j < count && !isFence(s, start[j]!, end[j]!)) j++;
+      const last = j < count ? j : count - 1;
+      out.push({ first: i, last, fenced: true });
+      i = last + 1;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < count && !isBlankRange(s, start[j + 1]!, end[j + 1]!) && !isFence(s, start[j + 1]!, end[j + 1]!)) j++;
+    out.push({ first: i, last: j, fenced: false });
+    i = j + 1;
+  }
+  return out;
+}
+
+// ── line predicates ────────────────────────────────────────────────────────────────────────────
+
+const LEVEL = /(?<![A-Za-z0-9])(?:ERROR|ERR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|CRIT|PANIC|PANICKED|SEVERE|NOTICE)(?![A-Za-z0-9])/i;
+const ALERT = /(?<![A-Za-z0-9])(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|PANICKED|SEVERE)(?![A-Za-z0-9])/i;
+const LEVEL_WORD = /^(?:ERROR|ERR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|CRITICAL|CRIT|PANIC|PANICKED|SEVERE|NOTICE)$/i;
+
+export function hasLevelToken(line: string): boolean {
+  return LEVEL.test(line);
+}
+
+export function hasAlertToken(line: string): boolean {
+  return ALERT.test(line);
+}
+
+/** A stack-frame line (Java/Node/.NET `at `, Python `File "`, Go tab + `.go:`, Rust `N: `, Ruby `from …:`, Java `... N more`). */
+export function isFrameLine(raw: string): boolean {
+  const i = skipSpace(raw, 0, raw.length);
+  const c = raw.charCodeAt(i);
+  // Fast exit: every frame shape starts with one of these (the common log line does not).
+  if (c !== 97 /* a */ && c !== 70 /* F */ && c !== 102 /* f */ && c !== 46 /* . */ && !(c >= 48 && c <= 57) && raw.charCodeAt(0) !== 9) return false;
+  if (raw.startsWith('at ', i) || raw.startsWith('File "', i)) return true;
+  if (raw.startsWith('from ', i) && raw.includes(':', i)) return true;
+  if (raw.charCodeAt(0) === 9 && raw.includes('.go:', i)) return true;
+  const t = raw.slice(i);
+  if (/^\d+: \S/.test(t)) return true;
+  return /^\.\.\. \d+ more[ \t]*$/.test(t);
+}
+
+const STACK_MARKERS = ['at ', 'File "', 'Traceback', 'panicked at', '-->', 'Caused by', "thread '", 'goroutine '];
+
+/** Strip up to 4 leading log tokens (a timestamp, a `[…]` token, a level word). */
+function stripLogPrefix(raw: string): string {
+  let t = raw;
+  const ts = leadingTimestamp(t, 0, t.length);
+  if (ts.kind !== 'none') t = t.slice(ts.end);
+  for (let k = 0; k < 4; k++) {
+    const m = /^[ \t]*(\S+)/.exec(t);
+    if (!m) break;
+    const w = m[1]!;
+    if (w.startsWith('[') || LEVEL_WORD.test(w.replace(/[:\]]$/, ''))) t = t.slice(m[0].length);
+    else break;
+  }
+  return t.replace(/^[ \t]+/, '');
+}
+
+/** An exception/panic header line: what a stack trace is about. */
+export function isHeaderLine(raw: string): boolean {
+  let t = stripLogPrefix(raw);
+  if (t.startsWith('Traceback (most recent call last)') || t.startsWith("thread '") || t.includes('panicked at')) return true;
+  if (t.startsWith('Caused by') || t.startsWith('panic: ') || (t.startsWith('goroutine ') && t.includes('[running]'))) return true;
+  if (t.startsWith('---> ')) t = t.slice(5);
+  t = t.replace(/^Exception in thread "[^"]*" /, '').replace(/^Unhandled [Ee]xception[.:] ?/, '');
+  const colon = t.indexOf(':');
+  const head = colon >= 0 ? t.slice(0, colon) : t;
+  const words = head.split(/[ \t]+/).filter((w) => w !== '');
+  if (words.length < 1 || words.length > 2) return false;
+  const last = words[words.length - 1]!;
+  const seg = last.slice(last.lastIndexOf('.') + 1);
+  return /(?:Error|Exception|Throwable|Panic|Fault)$/.test(seg) && /^[A-Za-z_$][\w$]*$/.test(seg) && (colon >= 0 || words.length === 1);
+}
+
+function isWeakLogLine(raw: string): boolean {
+  const t = raw.replace(/^[ \t]+/, '');
+  if (STACK_MARKERS.some((m) => t.startsWith(m))) return true;
+  if (LEVEL.test(raw)) return true;
+  if (leadingTimestamp(raw, 0, raw.length).kind !== 'none') return true;
+  const w = /^\S+/.exec(t)?.[0] ?? '';
+  if (w.startsWith('[')) return true;
+  return /^[0-9]/.test(w) && (w.includes(':') || w.includes('-'));
+}
+
+// ── path references ───────────────────────────────────────────────────────────────────────────
+
+const PATH_EXTS = new Set(
+  'rs ts tsx js jsx mjs cjs py go rb java kt c h cc cpp hpp cs md toml json yaml yml txt sh sql lock cfg ini xml html css swift scala php'.split(' '),
+);
+
+/** A single token that names a file or directory (not a URL, not a host name). */
+export function looksLikePath(text: string): boolean {
+  const t = asciiTrim(text);
+  if (t === '' || /[ \t]/.test(t)) return false;
+  if (/^https?:\/\//i.test(t)) return false;
+  if (t.startsWith('file://')) return true;
+  if (/^[A-Za-z]:[\\/]/.test(t)) return true;
+  const rooted = t.startsWith('./') || t.startsWith('../') || t.startsWith('~/') || t.startsWith('/');
+  const lastSeg = t.slice(t.lastIndexOf('/') + 1);
+  const dot = lastSeg.lastIndexOf('.');
+  const hasExt = dot > 0 && PATH_EXTS.has(lastSeg.slice(dot + 1).toLowerCase());
+  if (!rooted && !hasExt && t.split('/')[0]!.includes('.')) return false;
+  if (/[<>"|*?]/.test(t)) return false;
+  return t.includes('/') || rooted || hasExt;
+}
+
+// ── tables ────────────────────────────────────────────────────────────────────────────────────
+
+/** The most common value (ties → the earliest seen) and how many entries have it. */
+function mode(values: readonly number[]): { value: number; agree: number } {
+  const counts = new Map<number, number>();
+  let best = 0;
+  let bestCount = 0;
+  for (const v of values) {
+    const c = (counts.get(v) ?? 0) + 1;
+    counts.set(v, c);
+    if (c > bestCount) {
+      best = v;
+      bestCount = c;
+    }
+  }
+  return { value: best, agree: bestCount };
+}
+
+function countChar(line: string, ch: string): number {
+  let n = 0;
+  for (let i = line.indexOf(ch); i >= 0; i = line.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
+function rowsAgree(counts: readonly number[]): boolean {
+  const m = mode(counts);
+  return m.value >= 1 && m.agree * 10 >= counts.length * 7;
+}
+
+function words(cell: string): number {
+  return cell.split(/[ \t]+/).filter((w) => w !== '').length;
+}
+
+export function delimitedTable(lines: readonly string[]): TableDelimiter | undefined {
+  if (lines.length < 2) return undefined;
+  if (rowsAgree(lines.map((l) => countChar(l, '|')))) return 'pipe';
+  const startsTab = lines.filter((l) => l.startsWith('\t')).length;
+  if (rowsAgree(lines.map((l) => countChar(l, '\t'))) && startsTab * 10 < lines.length * 7) return 'tab';
+  if (lines.length >= 3) {
+    const records = splitCsvRecords(lines.join('\n'));
+    if (records.length >= 3) {
+      const m = mode(records.map((r) => r.length));
+      const shortCells = records.every((r) => r.every((c) => c.quoted || words(c.text) <= 4));
+      if (m.value >= 2 && m.agree * 10 >= records.length * 7 && shortCells) return 'csv';
+    }
+  }
+  return undefined;
+}
+
+function alignedTable(lines: readonly string[]): boolean {
+  if (lines.length < 3) return false;
+  const cells = lines.map(alignedCells);
+  const m = mode(cells.map((c) => c.length));
+  return m.value >= 2 && m.agree * 10 >= lines.length * 7 && cells.every((row) => row.every((c) => words(c) <= 4));
+}
+
+// ── code ──────────────────────────────────────────────────────────────────────────────────────
+
+const CODE_STARTS = ['fn ', 'def ', 'class ', 'import ', 'const ', 'let ', 'var ', 'pub ', 'function ', '#include', 'package ', 'func ', 'return ', 'if ', 'for ', 'while ', '@', 'async ', 'export ', 'use ', 'struct ', 'impl ', 'interface ', 'type '];
+const CODE_ENDS = [';', '{', '}', '=>', '):', '(', ','];
+
+function codeShaped(lines: readonly string[]): boolean {
+  if (lines.length < 3) return false;
+  let hits = 0;
+  for (const l of lines) {
+    const r = l.replace(/[ \t]+$/, '');
+    const t = r.replace(/^[ \t]+/, '');
+    if (CODE_ENDS.some((e) => r.endsWith(e)) || CODE_STARTS.some((p) => t.startsWith(p))) hits++;
+  }
+  return hits * 2 >= lines.length;
+}
+
+// ── the ladder ────────────────────────────────────────────────────────────────────────────────
+
+function isBinary(s: string, a: number, b: number): boolean {
+  let control = 0;
+  const n = Math.min(b - a, 8192);
+  for (let i = a; i < a + n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 27)) control++;
+  }
+  return n > 0 && control * 10 > n;
+}
+
+export function classifyBlock(ix: LineIndex, first: number, last: number, fenced: boolean): Omit<Block, 'first' | 'last' | 'fenced'> {
+  if (fenced) return { kind: 'code' };
+  const { s, start, end } = ix;
+  const n = last - first + 1;
+  const line = (i: number) => s.slice(start[i]!, end[i]!);
+  if (n === 1 && looksLikePath(line(first))) return { kind: 'path' };
+  if (isBinary(s, start[first]!, end[last]!)) return { kind: 'binary' };
+
+  // One pass for the per-line facts the log and stack rungs need.
+  let stamped = 0;
+  let leveled = 0;
+  let frames = 0;
+  for (let i = first; i <= last; i++) {
+    const a = start[i]!;
+    const b = end[i]!;
+    if (leadingTimestamp(s, a, b).kind !== 'none') stamped++;
+    const l = s.slice(a, b);
+    if (leveled === 0 && LEVEL.test(l)) leveled++;
+    if (isFrameLine(l)) frames++;
+  }
+  if (frames >= 2 && frames * 4 >= n) {
+    for (let i = first; i <= last; i++) {
+      const l = line(i);
+      if (!isFrameLine(l) && isHeaderLine(l)) return { kind: 'stack' };
+    }
+  }
+  if (stamped * 2 >= n && leveled > 0) return { kind: 'log' };
+
+  // Tables and code are small in practice; they get materialised lines.
+  const lines: string[] = [];
+  for (let i = first; i <= last && lines.length <= 20_000; i++) lines.push(line(i));
+  const delimiter = n <= 20_000 ? delimitedTable(lines) : undefined;
+  if (delimiter) return { kind: 'table', delimiter };
+  let weak = 0;
+  for (let i = first; i <= last; i++) if (isWeakLogLine(line(i))) weak++;
+  if (weak * 2 >= n) return { kind: 'log' };
+  if (n <= 20_000 && alignedTable(lines)) return { kind: 'table', delimiter: 'aligned' };
+  if (codeShaped(lines)) return { kind: 'code' };
+  return { kind: 'prose' };
+}
+
+const MERGEABLE = new Set<BlockKind>(['log', 'prose']);
+
+/** Segment, classify, then merge adjacent same-kind log/prose/unfenced-code blocks. */
+export function blocksOf(ix: LineIndex): Block[] {
+  const out: Block[] = [];
+  for (const seg of segment(ix)) {
+    const c = classifyBlock(ix, seg.first, seg.last, seg.fenced);
+    const prev = out[out.length - 1];
+    const mergeable = MERGEABLE.has(c.kind) || (c.kind === 'code' && !seg.fenced);
+    if (prev && mergeable && prev.kind === c.kind && !prev.fenced && !seg.fenced) {
+      prev.last = seg.last;
+      continue;
+    }
+    out.push({ first: seg.first, last: seg.last, fenced: seg.fenced, ...c });
+  }
+  return out;
+}

@@ -1,0 +1,270 @@
+/**
+ * Distillers, one per block kind. Each returns the compact rendering and the transform method that
+ * produced it; every omission is stated by an explicit elision marker (`… (<n> lines elided …) …`,
+ * `… (<m> more frames)`, `… (<r> more rows)`, `… (<b> more bytes of this line)`), so a reader of the
+ * compact text always knows what it is not seeing — and the [full] re-query returns it.
+ *
+ * The log distiller runs in the byte view (lines.ts) over typed-array offsets so a 50 MB paste is
+ * distilled in one pass with O(kept lines) output; the others run on decoded text (small blocks).
+ */
+import { hasAlertToken, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
+import { bytesToText, clipLine, type LineIndex } from './lines.js';
+import { describeColumn, inferColumns, parseTable } from './table.js';
+
+export interface Distilled {
+  text: string;
+  method: string;
+}
+
+/** Longest line a distillate quotes in full (bytes); longer lines are clipped with a marker. */
+export const MAX_QUOTED_LINE = 400;
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// ── logs ──────────────────────────────────────────────────────────────────────────────────────
+
+const ERROR_CLASS = /(?<![A-Za-z0-9])(?:ERROR|ERR|FATAL|CRITICAL|CRIT|PANIC|PANICKED|SEVERE)(?![A-Za-z0-9])/i;
+/** Alert runs quoted at most (first half and last half by position); the rest fall into gaps. */
+const MAX_ALERT_RUNS = 24;
+
+/** A log line minus its leading timestamp, digits folded to `#`: "the same message". */
+function template(line: string): string {
+  return line
+    .replace(/^[ \t]*\[?\d{4}[-/]\d{2}[-/]\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|z|[+-]\d{2}:?\d{2}| ?UTC| ?GMT)?\]?[ \t]*/, '')
+    .replace(/(?<![A-Za-z])\d+/g, '#')
+    .slice(0, 120);
+}
+
+export function distillLog(ix: LineIndex, first: number, last: number): Distilled {
+  const { s, start, end } = ix;
+  // 1. runs of identical consecutive lines
+  const runLine: number[] = [];
+  const runCount: number[] = [];
+  let prev: string | undefined;
+  for (let i = first; i <= last; i++) {
+    const l = s.slice(start[i]!, end[i]!);
+    if (l === prev) runCount[runCount.length - 1]!++;
+    else {
+      runLine.push(i);
+      runCount.push(1);
+      prev = l;
+    }
+  }
+  const runs = runLine.length;
+  const text = (r: number) => s.slice(start[runLine[r]!]!, end[runLine[r]!]!);
+  // 2. alert runs and their class
+  const alerts: number[] = [];
+  let errors = 0;
+  let warns = 0;
+  const isError = new Uint8Array(runs);
+  for (let r = 0; r < runs; r++) {
+    const l = text(r);
+    if (!hasAlertToken(l)) continue;
+    alerts.push(r);
+    if (ERROR_CLASS.test(l)) {
+      errors += runCount[r]!;
+      isError[r] = 1;
+    } else warns += runCount[r]!;
+  }
+  // 3. what to keep
+  const keep = new Uint8Array(runs);
+  keep[0] = 1;
+  keep[runs - 1] = 1;
+  if (alerts.length === 0) {
+    for (let r = 0; r < Math.min(8, runs); r++) keep[r] = 1;
+    for (let r = Math.max(0, runs - 4); r < runs; r++) keep[r] = 1;
+  } else {
+    const half = MAX_ALERT_RUNS / 2;
+    const quoted = alerts.length <= MAX_ALERT_RUNS ? alerts : [...alerts.slice(0, half), ...alerts.slice(-half)];
+    for (const r of quoted) {
+      keep[r] = 1;
+      // an error travels with the line that led to it
+      if (isError[r] && r > 0) keep[r - 1] = 1;
+    }
+  }
+  // 4. render
+  const lines = last - first + 1;
+  const counts: string[] = [];
+  if (errors > 0) counts.push(`${errors} error`);
+  if (warns > 0) counts.push(`${warns} warn`);
+  // Markers are written in the byte view too (bytesToText decodes the whole distillate at the end).
+  const b = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+  const out: string[] = [`[${lines}-line log${counts.length ? `; ${counts.join(', ')} line(s)` : ''}]`];
+  let gapRuns: number[] = [];
+  const flushGap = () => {
+    if (gapRuns.length === 0) return;
+    let n = 0;
+    for (const r of gapRuns) n += runCount[r]!;
+    let what = '';
+    if (gapRuns.length <= 64) {
+      const byTemplate = new Map<string, number>();
+      for (const r of gapRuns) byTemplate.set(template(text(r)), (byTemplate.get(template(text(r))) ?? 0) + runCount[r]!);
+      if (byTemplate.size <= 2) what = `: ${[...byTemplate].map(([t, c]) => `${c}${b('×')} ${JSON.stringify(t)}`).join(', ')}`;
+    }
+    out.push(`${b('… (')}${plural(n, 'line')} elided${what}${b(') …')}`);
+    gapRuns = [];
+  };
+  for (let r = 0; r < runs; r++) {
+    if (!keep[r]) {
+      gapRuns.push(r);
+      continue;
+    }
+    flushGap();
+    out.push(clipLine(text(r), MAX_QUOTED_LINE, b));
+    if (runCount[r]! > 1) out.push(b(`… (×${runCount[r]} identical lines)`));
+  }
+  flushGap();
+  return { text: bytesToText(out.join('\n')), method: 'log-digest' };
+}
+
+// ── stack traces ──────────────────────────────────────────────────────────────────────────────
+
+const SECTION_MARKERS = ['Caused by', '---> ', 'During handling of the above exception', 'The above exception was the direct cause', '--- End of inner exception', 'goroutine '];
+const GO_FUNC = /^[A-Za-z_][\w.*/()[\]-]*\(.*\)$/;
+
+function indentOf(l: string): number {
+  let i = 0;
+  while (i < l.length && (l[i] === ' ' || l[i] === '\t')) i++;
+  return i;
+}
+
+/** Frames kept at the top of the first section, and of each later section (Caused by, inner exceptions). */
+const HEAD_FRAMES = 5;
+const CAUSE_FRAMES = 3;
+
+export function distillStack(text: string): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  type Unit = { from: number; to: number };
+  type Item = { kind: 'line'; at: number } | { kind: 'unit'; unit: Unit };
+  const sections: Array<{ items: Item[]; python: boolean }> = [{ items: [], python: false }];
+  let i = 0;
+  while (i < lines.length) {
+    const l = lines[i]!;
+    const t = l.trimStart();
+    const header = isHeaderLine(l) && !isFrameLine(l);
+    const marker = SECTION_MARKERS.some((m) => t.startsWith(m));
+    const cur = sections[sections.length - 1]!;
+    if ((header || marker) && cur.items.some((it) => it.kind === 'unit')) sections.push({ items: [], python: false });
+    const sec = sections[sections.length - 1]!;
+    if (t.startsWith('Traceback (most recent call last)')) sec.python = true;
+    const primary = !header && (isFrameLine(l) || (GO_FUNC.test(t) && (lines[i + 1] ?? '').startsWith('\t')));
+    if (!primary) {
+      sec.items.push({ kind: 'line', at: i });
+      i++;
+      continue;
+    }
+    const ind = indentOf(l);
+    let j = i + 1;
+    while (j < lines.length) {
+      const n = lines[j]!;
+      if (n.trim() === '' || indentOf(n) <= ind || isHeaderLine(n)) break;
+      if (isFrameLine(n) && indentOf(n) <= ind) break;
+      j++;
+    }
+    sec.items.push({ kind: 'unit', unit: { from: i, to: j - 1 } });
+    i = j;
+  }
+  const out: string[] = [];
+  let dropped = 0;
+  sections.forEach((sec, k) => {
+    const units = sec.items.filter((it) => it.kind === 'unit');
+    const budget = k === 0 ? HEAD_FRAMES : CAUSE_FRAMES;
+    const keepFrom = sec.python ? Math.max(0, units.length - budget) : 0;
+    const keepTo = sec.python ? units.length : Math.min(units.length, budget);
+    let u = 0;
+    for (const it of sec.items) {
+      if (it.kind === 'line') {
+        if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+        dropped = 0;
+        out.push(clipLine(lines[it.at]!, MAX_QUOTED_LINE));
+        continue;
+      }
+      const kept = u >= keepFrom && u < keepTo;
+      u++;
+      if (!kept) {
+        dropped++;
+        continue;
+      }
+      if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+      dropped = 0;
+      for (let x = it.unit.from; x <= it.unit.to; x++) out.push(clipLine(lines[x]!, MAX_QUOTED_LINE));
+    }
+  });
+  if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+  return { text: out.join('\n'), method: 'stack-frame-head' };
+}
+
+// ── tables ────────────────────────────────────────────────────────────────────────────────────
+
+const SAMPLE_ROWS = 3;
+
+export function distillTable(text: string, delimiter: TableDelimiter): Distilled {
+  const table = parseTable(text, delimiter);
+  const columns = inferColumns(table);
+  const out = [`[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}]`, `columns: ${columns.map(describeColumn).join(' · ')}`];
+  const source = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '' && !(delimiter === 'pipe' && /^[\s|:-]+$/.test(l)));
+  const sameShape = source.length === table.rows.length + 1;
+  const show = (cells: string[], at: number) => clipLine(sameShape ? source[at]! : cells.join(' | '), MAX_QUOTED_LINE);
+  out.push(show(table.header, 0));
+  const n = Math.min(SAMPLE_ROWS, table.rows.length);
+  for (let r = 0; r < n; r++) out.push(show(table.rows[r]!, r + 1));
+  if (table.rows.length > n) out.push(`… (${plural(table.rows.length - n, 'more row')})`);
+  return { text: out.join('\n'), method: 'tabular-sample' };
+}
+
+// ── code and long text ────────────────────────────────────────────────────────────────────────
+
+const DECLARATION = /^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+|async\s+)*(?:fn|def|class|function|func|interface|struct|enum|trait|impl|type|module|namespace)\b/;
+
+/** Code over 28 lines: the first 12, declaration lines from the middle (≤ 16), the last 6. */
+export function distillCode(text: string): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  if (lines.length <= 28) return { text, method: 'verbatim' };
+  const keep = new Uint8Array(lines.length);
+  for (let i = 0; i < 12; i++) keep[i] = 1;
+  for (let i = lines.length - 6; i < lines.length; i++) keep[i] = 1;
+  let decls = 0;
+  for (let i = 12; i < lines.length - 6 && decls < 16; i++) {
+    if (DECLARATION.test(lines[i]!)) {
+      keep[i] = 1;
+      decls++;
+    }
+  }
+  const out: string[] = [];
+  let gap = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (!keep[i]) {
+      gap++;
+      continue;
+    }
+    if (gap > 0) out.push(`… (${plural(gap, 'line')} elided) …`);
+    gap = 0;
+    out.push(clipLine(lines[i]!, MAX_QUOTED_LINE));
+  }
+  return { text: out.join('\n'), method: 'head-tail' };
+}
+
+/** Prose is served verbatim unless it is very long (then a head and a tail, by bytes). */
+export const PROSE_LIMIT = 4096;
+
+export function distillProse(text: string): Distilled {
+  const view = Buffer.from(text, 'utf8').toString('latin1');
+  if (view.length <= PROSE_LIMIT) return { text, method: 'verbatim' };
+  let cut = 2048;
+  while (cut > 0 && (view.charCodeAt(cut) & 0xc0) === 0x80) cut--;
+  let tail = view.length - 1024;
+  while (tail < view.length && (view.charCodeAt(tail) & 0xc0) === 0x80) tail++;
+  return { text: bytesToText(`${view.slice(0, cut)}\n… (${tail - cut} bytes elided) …\n${view.slice(tail)}`), method: 'head-tail' };
+}
+
+export function distillBinary(bytes: Uint8Array): Distilled {
+  let nul = 0;
+  let control = 0;
+  for (const b of bytes) {
+    if (b === 0) nul++;
+    else if (b < 32 && b !== 9 && b !== 10 && b !== 13) control++;
+  }
+  return { text: `[binary data: ${plural(bytes.length, 'byte')}; ${nul} NUL, ${control} other control bytes; not quoted]`, method: 'binary-summary' };
+}
