@@ -13,7 +13,7 @@
  *  5 delimited table (pipe, tab, CSV with quoting)   6 weak log   7 whitespace-aligned table
  *  8 code-shaped → code   9 binary (NUL/control-heavy)   10 prose
  */
-import { leadingTimestamp } from './timestamps.js';
+import { leadingTimestamp, startsWithTimestamp } from './timestamps.js';
 import { asciiTrim, isBlankRange, skipSpace, type LineIndex } from './lines.js';
 import { alignedCells, splitCsvRecords } from './table.js';
 
@@ -108,6 +108,8 @@ function stripLogPrefix(raw: string): string {
 
 /** An exception/panic header line: what a stack trace is about. */
 export function isHeaderLine(raw: string): boolean {
+  const bare = raw.replace(/^[ \t]+/, '');
+  if (bare.startsWith('panic: ') || bare.startsWith('PANIC: ')) return true;
   let t = stripLogPrefix(raw);
   if (t.startsWith('Traceback (most recent call last)') || t.startsWith("thread '") || t.includes('panicked at')) return true;
   if (t.startsWith('Caused by') || t.startsWith('panic: ') || (t.startsWith('goroutine ') && t.includes('[running]'))) return true;
@@ -253,7 +255,7 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   for (let i = first; i <= last; i++) {
     const a = start[i]!;
     const b = end[i]!;
-    if (leadingTimestamp(s, a, b).kind !== 'none') stamped++;
+    if (startsWithTimestamp(s, a, b)) stamped++;
     const l = s.slice(a, b);
     if (leveled === 0 && LEVEL.test(l)) leveled++;
     if (isFrameLine(l)) frames++;
@@ -279,14 +281,45 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   return { kind: 'prose' };
 }
 
-const MERGEABLE = new Set<BlockKind>(['log', 'prose']);
+const MERGEABLE = new Set<BlockKind>(['log', 'prose', 'stack']);
+const CHAIN_MARKER = /^(?:During handling of the above exception|The above exception was the direct cause)/;
 
-/** Segment, classify, then merge adjacent same-kind log/prose/unfenced-code blocks. */
+function textOf(ix: LineIndex, b: { first: number; last: number }): string[] {
+  const out: string[] = [];
+  for (let i = b.first; i <= b.last; i++) out.push(ix.s.slice(ix.start[i]!, ix.end[i]!));
+  return out;
+}
+
+/**
+ * Segment, classify, then merge: adjacent same-kind log / prose / stack / unfenced-code blocks; a
+ * one- or two-line block ending in an exception header (Go's `panic:` line, a log line announcing the
+ * exception) into the stack trace that follows it; a Python chain marker line between two traces.
+ */
 export function blocksOf(ix: LineIndex): Block[] {
   const out: Block[] = [];
   for (const seg of segment(ix)) {
     const c = classifyBlock(ix, seg.first, seg.last, seg.fenced);
-    const prev = out[out.length - 1];
+    let prev = out[out.length - 1];
+    if (prev && c.kind === 'stack' && !prev.fenced && prev.kind !== 'stack' && prev.last - prev.first < 2 && isHeaderLine(textOf(ix, prev).at(-1)!)) {
+      out.pop();
+      const before = out[out.length - 1];
+      const chained = before && before.kind === 'stack' && CHAIN_MARKER.test(asciiTrim(textOf(ix, prev)[0]!));
+      if (chained) {
+        before.last = seg.last;
+        continue;
+      }
+      out.push({ first: prev.first, last: seg.last, fenced: false, ...c });
+      continue;
+    }
+    if (prev && c.kind === 'stack' && prev.kind === 'prose' && prev.first === prev.last && CHAIN_MARKER.test(asciiTrim(textOf(ix, prev)[0]!))) {
+      const before = out[out.length - 2];
+      if (before && before.kind === 'stack') {
+        out.pop();
+        before.last = seg.last;
+        continue;
+      }
+    }
+    prev = out[out.length - 1];
     const mergeable = MERGEABLE.has(c.kind) || (c.kind === 'code' && !seg.fenced);
     if (prev && mergeable && prev.kind === c.kind && !prev.fenced && !seg.fenced) {
       prev.last = seg.last;

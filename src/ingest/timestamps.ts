@@ -145,6 +145,39 @@ export function leadingTimestamp(s: string, from: number, to: number): LeadingTi
   return parseAt(s, i, to);
 }
 
+function d(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Whether a line starts with a timestamp of any recognised shape — the classification question, which
+ * needs no normalisation. The common ISO shape is decided on char codes alone (a 50 MB log asks this
+ * once per line); everything else goes through leadingTimestamp.
+ */
+export function startsWithTimestamp(s: string, from: number, to: number): boolean {
+  let i = from;
+  while (i < to && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
+  if (i >= to) return false;
+  const c = s.charCodeAt(i);
+  const bracket = c === 91;
+  const j = bracket ? i + 1 : i;
+  if (j + 10 <= to && d(s, j) && d(s, j + 1) && d(s, j + 2) && d(s, j + 3)) {
+    const sep = s.charCodeAt(j + 4);
+    if ((sep === 45 || sep === 47) && s.charCodeAt(j + 7) === sep && d(s, j + 5) && d(s, j + 6) && d(s, j + 8) && d(s, j + 9)) {
+      if (j + 10 === to || !d(s, j + 10)) {
+        if (!bracket) return true;
+        const close = s.indexOf(']', j);
+        return close >= 0 && close < to;
+      }
+    }
+  }
+  const first = bracket ? s.charCodeAt(j) : c;
+  // every other shape starts with a digit (clock, Apache) or a capital month initial (syslog)
+  if (!(first >= 48 && first <= 57) && !(first >= 65 && first <= 90)) return false;
+  return leadingTimestamp(s, from, to).kind !== 'none';
+}
+
 /** Convenience for a whole (ASCII) string, e.g. a table cell: the F4 instant it normalises to, if any. */
 export function normaliseTimestampText(text: string): string | undefined {
   const t = leadingTimestamp(text, 0, text.length);
