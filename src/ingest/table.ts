@@ -133,7 +133,8 @@ function fits(type: Exclude<ColumnType, 'text' | 'empty'>, v: string): boolean {
     case 'int':
       return INT.test(v);
     case 'float':
-      return FLOAT.test(v);
+      // ints mixed with fractions are a float column (int was tried first and failed)
+      return FLOAT.test(v) || INT.test(v);
     case 'bool':
       return /^(?:true|false)$/i.test(v);
     case 'timestamp':
@@ -169,7 +170,6 @@ export function inferColumn(name: string, values: readonly string[]): ColumnInfo
       break;
     }
   }
-  // An int column that also has a fraction somewhere is a float (int is tried first only when all fit).
   const info: ColumnInfo = { name, type, nullable };
   if (type === 'int' || type === 'float' || type === 'percent' || type === 'currency') {
     let lo = present[0]!;
