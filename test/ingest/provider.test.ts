@@ -85,6 +85,15 @@ describe('ingest provider', () => {
     assert.deepEqual(v.response.verdicts.map((x: any) => x.status), ['valid', 'valid', 'stale', 'gone', 'unknown', 'unknown']);
     assert.equal(v.response.verdicts[2].replacement_digest, full.content_digest);
   });
+  it('the frame checks bite on ingest frames: a tampered cost (B3/P4), digest (§6.3) or a full frame with a canonical hash (P1) fails', () => {
+    const compact = requery(r, ['compact'])[1]!;
+    const ids = (f: object) => checkFrame(f, '/f').map((x) => x.id);
+    assert.ok(ids({ ...compact, token_cost: compact.token_cost + 1 }).includes('B3'));
+    assert.ok(ids({ ...compact, content_digest: compact.canonical_content_hash }).includes('S6.3-content-digest'));
+    const full = requery(r, ['full'])[0]!;
+    assert.ok(ids({ ...full, canonical_content_hash: full.content_digest }).includes('P1'));
+    assert.ok(ids({ ...compact, valid_from: '2026-07-20 18:00:00' }).includes('F4'));
+  });
   it('handshake: foreign family refused (H3), query before handshake refused on stdio (S3), garbage answered (R1), shutdown exits 0', () => {
     const p = createIngestProvider(r.store, { transport: true, requireHandshake: true });
     assert.equal((p.handle(q()).envelopes[0] as any).code, 'bad_request');
