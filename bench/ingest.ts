@@ -10,7 +10,8 @@
  * offsets of every line). Measured: read the file + `ingest()` (segment, classify, distill, hash,
  * build the compact frames and the query).
  * Each run is a fresh child process (so peak RSS is the run's own); floor and ingest alternate.
- * Target (issue 11): ingest / floor ≤ 3× (medians); peak RSS reported against the input size.
+ * Target (issue 11): ingest / floor ≤ 3× (medians; best-of-N beside it, since the machine is shared);
+ * peak RSS reported, and its excess over the runtime baseline against the input size.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -134,7 +135,9 @@ async function main(): Promise<void> {
     console.log(`  floor  (read + sha256 + line split): median ${f.toFixed(0)} ms, peak RSS ${floorPeak.toFixed(0)} MB`);
     console.log(`  ingest (read + ingest())           : median ${g.toFixed(0)} ms, peak RSS ${peak.toFixed(0)} MB`);
     console.log(`  memory: runtime baseline ${baseline.toFixed(0)} MB; ingest's peak above it ${(peak - baseline).toFixed(0)} MB = ${((peak - baseline) / inputMb).toFixed(1)}× the input (floor: ${((floorPeak - baseline) / inputMb).toFixed(1)}×)`);
-    console.log(`  ratio ingest / floor = ${(g / f).toFixed(2)}× (target ≤ 3×) ${g / f <= 3 ? 'OK' : 'OVER TARGET'}`);
+    const fMin = Math.min(...floorRuns.map((r) => r.ms));
+    const gMin = Math.min(...ingestRuns.map((r) => r.ms));
+    console.log(`  ratio ingest / floor = ${(g / f).toFixed(2)}× of medians (target ≤ 3×) ${g / f <= 3 ? 'OK' : 'OVER TARGET'}; best-of-${runs}: ${gMin.toFixed(0)} / ${fMin.toFixed(0)} ms = ${(gMin / fMin).toFixed(2)}×`);
     console.log(`  served: ${ingestRuns[0]!.served} tokens; report: ${ingestRuns[0]!.report!.join(' | ')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

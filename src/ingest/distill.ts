@@ -7,7 +7,7 @@
  * The log distiller runs in the byte view (lines.ts) over typed-array offsets so a 50 MB paste is
  * distilled in one pass with O(kept lines) output; the others run on decoded text (small blocks).
  */
-import { hasAlertToken, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
+import { ALERT_SCAN, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
 import { bytesToText, clipLine, type LineIndex } from './lines.js';
 import { describeColumn, inferColumns, parseTable } from './table.js';
 
@@ -25,7 +25,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 // ── logs ──────────────────────────────────────────────────────────────────────────────────────
 
-const ERROR_CLASS = /(?<![A-Za-z0-9])(?:ERROR|ERR|FATAL|CRITICAL|CRIT|PANIC|PANICKED|SEVERE)(?![A-Za-z0-9])/i;
+const ERROR_CLASS = /\b(?:ERR(?:OR)?|FATAL|CRIT(?:ICAL)?|PANIC(?:KED)?|SEVERE)\b/i;
 /** Alert runs quoted at most (first half and last half by position); the rest fall into gaps. */
 const MAX_ALERT_RUNS = 24;
 
@@ -37,36 +37,54 @@ function template(line: string): string {
     .slice(0, 120);
 }
 
+/** s[a, a+n) === s[b, b+n), compared from the end (log lines that differ mostly differ in their tail or their timestamp). */
+function sameBytes(s: string, a: number, b: number, n: number): boolean {
+  for (let k = n - 1; k >= 0; k--) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
+}
+
 export function distillLog(ix: LineIndex, first: number, last: number): Distilled {
   const { s, start, end } = ix;
-  // 1. runs of identical consecutive lines
-  const runLine: number[] = [];
-  const runCount: number[] = [];
-  let prev: string | undefined;
+  const lines = last - first + 1;
+  // 1. runs of identical consecutive lines (a length check first: most neighbours differ in length)
+  const runLine = new Uint32Array(lines);
+  const runCount = new Uint32Array(lines);
+  let runs = 0;
+  let prevA = -1;
+  let prevB = -1;
   for (let i = first; i <= last; i++) {
-    const l = s.slice(start[i]!, end[i]!);
-    if (l === prev) runCount[runCount.length - 1]!++;
+    const a = start[i]!;
+    const b = end[i]!;
+    if (prevA >= 0 && b - a === prevB - prevA && sameBytes(s, a, prevA, b - a)) runCount[runs - 1]!++;
     else {
-      runLine.push(i);
-      runCount.push(1);
-      prev = l;
+      runLine[runs] = i;
+      runCount[runs] = 1;
+      runs++;
     }
+    prevA = a;
+    prevB = b;
   }
-  const runs = runLine.length;
   const text = (r: number) => s.slice(start[runLine[r]!]!, end[runLine[r]!]!);
-  // 2. alert runs and their class
+  // 2. alert runs and their class: one scan of the block for the alert words, mapped onto runs
   const alerts: number[] = [];
   let errors = 0;
   let warns = 0;
   const isError = new Uint8Array(runs);
-  for (let r = 0; r < runs; r++) {
-    const l = text(r);
-    if (!hasAlertToken(l)) continue;
+  ALERT_SCAN.lastIndex = start[first]!;
+  const stop = end[last]!;
+  let r = 0;
+  for (let m = ALERT_SCAN.exec(s); m !== null && m.index < stop; m = ALERT_SCAN.exec(s)) {
+    // the run holding the match (runs are in line order, matches in text order: advance monotonically);
+    // a match in a repeated copy of a run's line is the same verdict as in its first line
+    while (r + 1 < runs && start[runLine[r + 1]!]! <= m.index) r++;
     alerts.push(r);
-    if (ERROR_CLASS.test(l)) {
+    if (ERROR_CLASS.test(text(r))) {
       errors += runCount[r]!;
       isError[r] = 1;
     } else warns += runCount[r]!;
+    // one verdict per run: continue the scan at the next run
+    if (r + 1 >= runs) break;
+    ALERT_SCAN.lastIndex = start[runLine[r + 1]!]!;
   }
   // 3. what to keep
   const keep = new Uint8Array(runs);
@@ -85,37 +103,40 @@ export function distillLog(ix: LineIndex, first: number, last: number): Distille
     }
   }
   // 4. render
-  const lines = last - first + 1;
   const counts: string[] = [];
   if (errors > 0) counts.push(`${errors} error`);
   if (warns > 0) counts.push(`${warns} warn`);
   // Markers are written in the byte view too (bytesToText decodes the whole distillate at the end).
   const b = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
   const out: string[] = [`[${lines}-line log${counts.length ? `; ${counts.join(', ')} line(s)` : ''}]`];
-  let gapRuns: number[] = [];
-  const flushGap = () => {
-    if (gapRuns.length === 0) return;
+  // a gap is the run interval [gapFrom, gapTo)
+  let gapFrom = -1;
+  const flushGap = (gapTo: number) => {
+    if (gapFrom < 0) return;
     let n = 0;
-    for (const r of gapRuns) n += runCount[r]!;
+    for (let k = gapFrom; k < gapTo; k++) n += runCount[k]!;
     let what = '';
-    if (gapRuns.length <= 64) {
+    if (gapTo - gapFrom <= 64) {
       const byTemplate = new Map<string, number>();
-      for (const r of gapRuns) byTemplate.set(template(text(r)), (byTemplate.get(template(text(r))) ?? 0) + runCount[r]!);
+      for (let k = gapFrom; k < gapTo; k++) {
+        const t = template(text(k));
+        byTemplate.set(t, (byTemplate.get(t) ?? 0) + runCount[k]!);
+      }
       if (byTemplate.size <= 2) what = `: ${[...byTemplate].map(([t, c]) => `${c}${b('×')} ${JSON.stringify(t)}`).join(', ')}`;
     }
     out.push(`${b('… (')}${plural(n, 'line')} elided${what}${b(') …')}`);
-    gapRuns = [];
+    gapFrom = -1;
   };
-  for (let r = 0; r < runs; r++) {
-    if (!keep[r]) {
-      gapRuns.push(r);
+  for (let k = 0; k < runs; k++) {
+    if (!keep[k]) {
+      if (gapFrom < 0) gapFrom = k;
       continue;
     }
-    flushGap();
-    out.push(clipLine(text(r), MAX_QUOTED_LINE, b));
-    if (runCount[r]! > 1) out.push(b(`… (×${runCount[r]} identical lines)`));
+    flushGap(k);
+    out.push(clipLine(text(k), MAX_QUOTED_LINE, b));
+    if (runCount[k]! > 1) out.push(b(`… (×${runCount[k]} identical lines)`));
   }
-  flushGap();
+  flushGap(runs);
   return { text: bytesToText(out.join('\n')), method: 'log-digest' };
 }
 
