@@ -44,7 +44,7 @@ const paste = fc.array(attachment, { minLength: 1, maxLength: 4 });
 
 function served(r: IngestResult, representation: string): ContextFrame[] {
   const p = createIngestProvider(r.store, { transport: false });
-  const env = p.handle({ type: 'query', query: { goal: 'g', max_frames: 1000, max_tokens: 1e9, representation_preferences: [representation] } }).envelopes[0] as { result: { frames: ContextFrame[] } };
+  const env = p.handle({ type: 'query', query: { goal: 'g', max_frames: 1000, max_tokens: 1e9, representation_preferences: [representation] } }).envelopes[0] as unknown as { result: { frames: ContextFrame[] } };
   return env.result.frames;
 }
 
