@@ -75,8 +75,16 @@ export function hasAlertToken(line: string): boolean {
   return ALERT.test(line);
 }
 
-/** The same words as ALERT, for one scan over a whole block (whole words: `\b`). */
-export const ALERT_SCAN = /\b(?:ERR(?:OR)?|WARN(?:ING)?|FATAL|CRIT(?:ICAL)?|PANIC(?:KED)?|SEVERE)\b/gi;
+/** The same words as ALERT in any casing, for one scan over a whole block (whole words: `\b`). */
+export const ALERT_SCAN_ANY = /\b(?:ERR(?:OR)?|WARN(?:ING)?|FATAL|CRIT(?:ICAL)?|PANIC(?:KED)?|SEVERE)\b/gi;
+/**
+ * The alert words in capitals or capitalised (ERROR, Error) — how a log that writes its levels in
+ * capitals spells an alert. Every alternative starts with a capital letter, so the scan is ~2.5× faster
+ * than the any-casing one (bench/ingest).
+ */
+export const ALERT_SCAN_CAPS = /\b(?:ERR(?:OR)?|WARN(?:ING)?|FATAL|CRIT(?:ICAL)?|PANIC(?:KED)?|SEVERE|Err(?:or)?|Warn(?:ing)?|Fatal|Crit(?:ical)?|Panic(?:ked)?|Severe)\b/g;
+/** The first level word of a line says how the log spells its levels. */
+export const FIRST_LEVEL = LEVEL;
 
 /** A stack-frame line (Java/Node/.NET `at `, Python `File "`, Go tab + `.go:`, Rust `N: `, Ruby `from …:`, Java `... N more`). */
 export function isFrameLine(raw: string): boolean {

@@ -7,7 +7,7 @@
  * The log distiller runs in the byte view (lines.ts) over typed-array offsets so a 50 MB paste is
  * distilled in one pass with O(kept lines) output; the others run on decoded text (small blocks).
  */
-import { ALERT_SCAN, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
+import { ALERT_SCAN_ANY, ALERT_SCAN_CAPS, FIRST_LEVEL, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
 import { bytesToText, clipLine, type LineIndex } from './lines.js';
 import { describeColumn, inferColumns, parseTable } from './table.js';
 
@@ -70,6 +70,20 @@ export function distillLog(ix: LineIndex, first: number, last: number): Distille
   let errors = 0;
   let warns = 0;
   const isError = new Uint8Array(runs);
+  // The log's level casing, read from the first level word of up to 512 evenly spaced lines: a log that
+  // writes its levels in lowercase (`error`, `level=warn`) is scanned in any casing; one that writes them
+  // in capitals (ERROR, Error) is scanned for capitals only, so `retry after error` in an INFO line's
+  // message is not an alert (§42).
+  const stride = Math.max(1, Math.ceil(lines / 512));
+  let lower = 0;
+  let leveled = 0;
+  for (let i = first; i <= last; i += stride) {
+    const m = FIRST_LEVEL.exec(s.slice(start[i]!, end[i]!));
+    if (!m) continue;
+    leveled++;
+    if (m[0] === m[0].toLowerCase()) lower++;
+  }
+  const ALERT_SCAN = lower * 2 > leveled ? ALERT_SCAN_ANY : ALERT_SCAN_CAPS;
   ALERT_SCAN.lastIndex = start[first]!;
   const stop = end[last]!;
   let r = 0;

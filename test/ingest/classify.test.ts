@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { blocksOf, looksLikePath } from '../../src/ingest/classify.js';
-import { distillCode, distillStack, distillTable } from '../../src/ingest/distill.js';
+import { distillCode, distillLog, distillStack, distillTable } from '../../src/ingest/distill.js';
 import { indexLines } from '../../src/ingest/lines.js';
 import { inferColumn, inferColumns, parseTable, splitCsvRecords } from '../../src/ingest/table.js';
 import { ingest } from '../../src/ingest/index.js';
@@ -123,5 +123,23 @@ describe('ingest: distillers', () => {
       assert.equal(a.method, 'verbatim');
       assert.equal(a.inline, Buffer.from(a.bytes).toString('utf8'));
     }
+  });
+});
+
+describe('ingest: alert words follow the log level casing', () => {
+  const view = (t: string) => indexLines(Buffer.from(t, 'utf8').toString('latin1'));
+  const many = (f: (i: number) => string) => Array.from({ length: 40 }, (_, i) => f(i)).join('\n');
+  it('capital levels: ERROR and Error lines are alerts; a lowercase "error" in an INFO message is not', () => {
+    const t = many((i) => `2026-07-20T18:00:${String(i).padStart(2, '0')}Z ${i === 5 ? 'ERROR boom' : i === 9 ? 'INFO retry after error' : i === 20 ? 'INFO Error budget spent' : 'INFO fine'}`);
+    const ix = view(t);
+    const out = distillLog(ix, 0, ix.count - 1).text;
+    assert.match(out, /^\[40-line log; 2 error line\(s\)\]/);
+    assert.ok(out.includes('Z ERROR boom\n') && out.includes('Z INFO Error budget spent\n'), out);
+    assert.ok(!out.includes('Z INFO retry after error'), 'not quoted as an alert line (only counted in a gap marker)');
+  });
+  it('lowercase levels (zap / logrus style): any casing counts', () => {
+    const t = many((i) => `2026-07-20T18:00:${String(i).padStart(2, '0')}Z\t${i === 5 ? 'error\tboom' : i === 9 ? 'warn\tslow' : 'info\tfine'}`);
+    const ix = view(t);
+    assert.match(distillLog(ix, 0, ix.count - 1).text, /^\[40-line log; 1 error, 1 warn line\(s\)\]/);
   });
 });
