@@ -9,7 +9,7 @@
  * so a log or a note with blank lines stays one frame — the reference splits them.
  *
  * Classification ladder, first hit wins (deterministic; known limits in docs/interpretations.md §41):
- *  1 fenced → code   2 single-line path → path   3 stack trace   4 timestamped log
+ *  1 fenced → code   2 path list (every line a path, ≤ 50) → path   3 stack trace   4 timestamped log
  *  5 delimited table (pipe, tab, CSV with quoting)   6 weak log   7 whitespace-aligned table
  *  8 code-shaped → code   9 binary (NUL/control-heavy)   10 prose
  */
@@ -278,7 +278,12 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   const { s, start, end } = ix;
   const n = last - first + 1;
   const line = (i: number) => s.slice(start[i]!, end[i]!);
-  if (n === 1 && looksLikePath(line(first))) return { kind: 'path' };
+  // A list of paths (one per line, up to 50) is a run of path references, each its own anchor.
+  if (n <= 50) {
+    let all = true;
+    for (let i = first; i <= last && all; i++) all = looksLikePath(line(i));
+    if (all) return { kind: 'path' };
+  }
   if (isBinary(s, start[first]!, end[last]!)) return { kind: 'binary' };
 
   // One pass for the per-line facts the log and stack rungs need. A block of more than SAMPLE_LINES

@@ -168,10 +168,12 @@ export function ingest(input: IngestInput): IngestResult {
       const slice = bytes.subarray(from, to);
       const lines = block.last - block.first + 1;
       if (block.kind === 'path') {
-        const typed = bytesToText(s.slice(from, to));
-        const a = anchorFor(typed, input.root);
-        if (!anchors.includes(a.uri)) anchors.push(a.uri);
-        report.push({ attachment: name, lines: lineRange(block), kind: 'path', summary: `anchor · ${a.typed}`, became: { outcome: 'anchor', uri: a.uri, resolved: a.how } });
+        for (let i = block.first; i <= block.last; i++) {
+          const typed = bytesToText(s.slice(ix.start[i]!, ix.end[i]!));
+          const a = anchorFor(typed, input.root);
+          if (!anchors.includes(a.uri)) anchors.push(a.uri);
+          report.push({ attachment: name, lines: `L${i + 1}`, kind: 'path', summary: `anchor · ${a.typed}`, became: { outcome: 'anchor', uri: a.uri, resolved: a.how } });
+        }
         continue;
       }
       const lossy = !valid && !isUtf8(slice);

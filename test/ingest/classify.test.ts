@@ -40,6 +40,10 @@ describe('ingest: classification ladder', () => {
     assert.deepEqual(kinds(CODE), ['code']);
     assert.deepEqual(kinds('I think the pool is too small.\n\nAlso the retries never back off.'), ['prose']);
     assert.deepEqual(kinds('src/net/retry.rs'), ['path']);
+    assert.deepEqual(kinds('src/net/retry.rs\n./docs/retry.md\n/etc/app.toml'), ['path'], 'a list of paths');
+    const r = ingest({ intent: 'x', attachments: ['src/net/retry.rs\n./docs/retry.md\nsrc/net/retry.rs'] });
+    assert.deepEqual(r.query.anchors, ['src/net/retry.rs', './docs/retry.md']);
+    assert.deepEqual(r.report.map((e) => e.lines), ['L1', 'L2', 'L3']);
     assert.deepEqual(kinds('a\u0000b\u0000c\u0000d\u0001\u0002'), ['binary']);
   });
   it('path references: rooted, with an extension, file://; not URLs, host names or bare words', () => {
