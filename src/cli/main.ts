@@ -11,6 +11,7 @@ import { registerCertifyCommand } from './commands/certify.js';
 import { registerReportCommand } from './commands/report.js';
 import { registerExplainCommand } from './commands/explain.js';
 import { registerInspectCommand } from './commands/inspect.js';
+import { registerIngestCommand } from './commands/ingest.js';
 import { toolVersion } from './tool-version.js';
 
 export function buildProgram(): Command {
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerExplainCommand(program);
   registerInspectCommand(program);
+  registerIngestCommand(program);
   return program;
 }
 

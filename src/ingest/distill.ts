@@ -1,0 +1,305 @@
+/**
+ * Distillers, one per block kind. Each returns the compact rendering and the transform method that
+ * produced it; every omission is stated by an explicit elision marker (`… (<n> lines elided …) …`,
+ * `… (<m> more frames)`, `… (<r> more rows)`, `… (<b> more bytes of this line)`), so a reader of the
+ * compact text always knows what it is not seeing — and the [full] re-query returns it.
+ *
+ * The log distiller runs in the byte view (lines.ts) over typed-array offsets so a 50 MB paste is
+ * distilled in one pass with O(kept lines) output; the others run on decoded text (small blocks).
+ */
+import { ALERT_SCAN_ANY, ALERT_SCAN_CAPS, FIRST_LEVEL, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
+import { bytesToText, clipLine, type LineIndex } from './lines.js';
+import { describeColumn, inferColumns, parseTable } from './table.js';
+
+export interface Distilled {
+  text: string;
+  method: string;
+}
+
+/** Longest line a distillate quotes in full (bytes); longer lines are clipped with a marker. */
+export const MAX_QUOTED_LINE = 400;
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// ── logs ──────────────────────────────────────────────────────────────────────────────────────
+
+const ERROR_CLASS = /\b(?:ERR(?:OR)?|FATAL|CRIT(?:ICAL)?|PANIC(?:KED)?|SEVERE)\b/i;
+/** Alert runs quoted at most (first half and last half by position); the rest fall into gaps. */
+const MAX_ALERT_RUNS = 24;
+
+/** A log line minus its leading timestamp, digits folded to `#`: "the same message". */
+function template(line: string): string {
+  return line
+    .replace(/^[ \t]*\[?\d{4}[-/]\d{2}[-/]\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|z|[+-]\d{2}:?\d{2}| ?UTC| ?GMT)?\]?[ \t]*/, '')
+    .replace(/(?<![A-Za-z])\d+/g, '#')
+    .slice(0, 120);
+}
+
+/** s[a, a+n) === s[b, b+n), compared from the end (log lines that differ mostly differ in their tail or their timestamp). */
+function sameBytes(s: string, a: number, b: number, n: number): boolean {
+  for (let k = n - 1; k >= 0; k--) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
+}
+
+export function distillLog(ix: LineIndex, first: number, last: number): Distilled {
+  const { s, start, end } = ix;
+  const lines = last - first + 1;
+  // 1. runs of identical consecutive lines (a length check first: most neighbours differ in length)
+  const runLine = new Uint32Array(lines);
+  const runCount = new Uint32Array(lines);
+  let runs = 0;
+  let prevA = -1;
+  let prevB = -1;
+  for (let i = first; i <= last; i++) {
+    const a = start[i]!;
+    const b = end[i]!;
+    if (prevA >= 0 && b - a === prevB - prevA && sameBytes(s, a, prevA, b - a)) runCount[runs - 1]!++;
+    else {
+      runLine[runs] = i;
+      runCount[runs] = 1;
+      runs++;
+    }
+    prevA = a;
+    prevB = b;
+  }
+  const text = (r: number) => s.slice(start[runLine[r]!]!, end[runLine[r]!]!);
+  // 2. alert runs and their class: one scan of the block for the alert words, mapped onto runs
+  const alerts: number[] = [];
+  let errors = 0;
+  let warns = 0;
+  const isError = new Uint8Array(runs);
+  // The log's level casing, read from the first level word of up to 512 evenly spaced lines: a log that
+  // writes its levels in lowercase (`error`, `level=warn`) is scanned in any casing; one that writes them
+  // in capitals (ERROR, Error) is scanned for capitals only, so `retry after error` in an INFO line's
+  // message is not an alert (§42).
+  const stride = Math.max(1, Math.ceil(lines / 512));
+  let lower = 0;
+  let leveled = 0;
+  for (let i = first; i <= last; i += stride) {
+    const m = FIRST_LEVEL.exec(s.slice(start[i]!, end[i]!));
+    if (!m) continue;
+    leveled++;
+    if (m[0] === m[0].toLowerCase()) lower++;
+  }
+  const ALERT_SCAN = lower * 2 > leveled ? ALERT_SCAN_ANY : ALERT_SCAN_CAPS;
+  ALERT_SCAN.lastIndex = start[first]!;
+  const stop = end[last]!;
+  let r = 0;
+  for (let m = ALERT_SCAN.exec(s); m !== null && m.index < stop; m = ALERT_SCAN.exec(s)) {
+    // the run holding the match (runs are in line order, matches in text order: advance monotonically);
+    // a match in a repeated copy of a run's line is the same verdict as in its first line
+    while (r + 1 < runs && start[runLine[r + 1]!]! <= m.index) r++;
+    alerts.push(r);
+    if (ERROR_CLASS.test(text(r))) {
+      errors += runCount[r]!;
+      isError[r] = 1;
+    } else warns += runCount[r]!;
+    // one verdict per run: continue the scan at the next run
+    if (r + 1 >= runs) break;
+    ALERT_SCAN.lastIndex = start[runLine[r + 1]!]!;
+  }
+  // 3. what to keep
+  const keep = new Uint8Array(runs);
+  keep[0] = 1;
+  keep[runs - 1] = 1;
+  if (alerts.length === 0) {
+    for (let r = 0; r < Math.min(8, runs); r++) keep[r] = 1;
+    for (let r = Math.max(0, runs - 4); r < runs; r++) keep[r] = 1;
+  } else {
+    const half = MAX_ALERT_RUNS / 2;
+    const quoted = alerts.length <= MAX_ALERT_RUNS ? alerts : [...alerts.slice(0, half), ...alerts.slice(-half)];
+    for (const r of quoted) {
+      keep[r] = 1;
+      // an error travels with the line that led to it
+      if (isError[r] && r > 0) keep[r - 1] = 1;
+    }
+  }
+  // 4. render
+  const counts: string[] = [];
+  if (errors > 0) counts.push(`${errors} error`);
+  if (warns > 0) counts.push(`${warns} warn`);
+  // Markers are written in the byte view too (bytesToText decodes the whole distillate at the end).
+  const b = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+  const out: string[] = [`[${lines}-line log${counts.length ? `; ${counts.join(', ')} line(s)` : ''}]`];
+  // a gap is the run interval [gapFrom, gapTo)
+  let gapFrom = -1;
+  const flushGap = (gapTo: number) => {
+    if (gapFrom < 0) return;
+    let n = 0;
+    for (let k = gapFrom; k < gapTo; k++) n += runCount[k]!;
+    let what = '';
+    if (gapTo - gapFrom <= 64) {
+      const byTemplate = new Map<string, number>();
+      for (let k = gapFrom; k < gapTo; k++) {
+        const t = template(text(k));
+        byTemplate.set(t, (byTemplate.get(t) ?? 0) + runCount[k]!);
+      }
+      if (byTemplate.size <= 2) what = `: ${[...byTemplate].map(([t, c]) => `${c}${b('×')} ${JSON.stringify(t)}`).join(', ')}`;
+    }
+    out.push(`${b('… (')}${plural(n, 'line')} elided${what}${b(') …')}`);
+    gapFrom = -1;
+  };
+  for (let k = 0; k < runs; k++) {
+    if (!keep[k]) {
+      if (gapFrom < 0) gapFrom = k;
+      continue;
+    }
+    flushGap(k);
+    out.push(clipLine(text(k), MAX_QUOTED_LINE, b));
+    if (runCount[k]! > 1) out.push(b(`… (×${runCount[k]} identical lines)`));
+  }
+  flushGap(runs);
+  return { text: bytesToText(out.join('\n')), method: 'log-digest' };
+}
+
+// ── stack traces ──────────────────────────────────────────────────────────────────────────────
+
+const SECTION_MARKERS = ['Caused by', '---> ', 'During handling of the above exception', 'The above exception was the direct cause', '--- End of inner exception', 'goroutine '];
+const GO_FUNC = /^[A-Za-z_][\w.*/()[\]-]*\(.*\)$/;
+
+function indentOf(l: string): number {
+  let i = 0;
+  while (i < l.length && (l[i] === ' ' || l[i] === '\t')) i++;
+  return i;
+}
+
+/** Frames kept at the top of the first section, and of each later section (Caused by, inner exceptions). */
+const HEAD_FRAMES = 5;
+const CAUSE_FRAMES = 3;
+
+export function distillStack(text: string): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  type Unit = { from: number; to: number };
+  type Item = { kind: 'line'; at: number } | { kind: 'unit'; unit: Unit };
+  const sections: Array<{ items: Item[]; python: boolean }> = [{ items: [], python: false }];
+  let i = 0;
+  while (i < lines.length) {
+    const l = lines[i]!;
+    const t = l.trimStart();
+    const header = isHeaderLine(l) && !isFrameLine(l);
+    const marker = SECTION_MARKERS.some((m) => t.startsWith(m));
+    const cur = sections[sections.length - 1]!;
+    if ((header || marker) && cur.items.some((it) => it.kind === 'unit')) sections.push({ items: [], python: false });
+    const sec = sections[sections.length - 1]!;
+    if (t.startsWith('Traceback (most recent call last)')) sec.python = true;
+    const primary = !header && (isFrameLine(l) || (GO_FUNC.test(t) && (lines[i + 1] ?? '').startsWith('\t')));
+    if (!primary) {
+      sec.items.push({ kind: 'line', at: i });
+      i++;
+      continue;
+    }
+    const ind = indentOf(l);
+    let j = i + 1;
+    while (j < lines.length) {
+      const n = lines[j]!;
+      if (n.trim() === '' || indentOf(n) <= ind || isHeaderLine(n)) break;
+      if (isFrameLine(n) && indentOf(n) <= ind) break;
+      j++;
+    }
+    sec.items.push({ kind: 'unit', unit: { from: i, to: j - 1 } });
+    i = j;
+  }
+  const out: string[] = [];
+  let dropped = 0;
+  sections.forEach((sec, k) => {
+    const units = sec.items.filter((it) => it.kind === 'unit');
+    const budget = k === 0 ? HEAD_FRAMES : CAUSE_FRAMES;
+    const keepFrom = sec.python ? Math.max(0, units.length - budget) : 0;
+    const keepTo = sec.python ? units.length : Math.min(units.length, budget);
+    let u = 0;
+    for (const it of sec.items) {
+      if (it.kind === 'line') {
+        if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+        dropped = 0;
+        out.push(clipLine(lines[it.at]!, MAX_QUOTED_LINE));
+        continue;
+      }
+      const kept = u >= keepFrom && u < keepTo;
+      u++;
+      if (!kept) {
+        dropped++;
+        continue;
+      }
+      if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+      dropped = 0;
+      for (let x = it.unit.from; x <= it.unit.to; x++) out.push(clipLine(lines[x]!, MAX_QUOTED_LINE));
+    }
+  });
+  if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+  return { text: out.join('\n'), method: 'stack-frame-head' };
+}
+
+// ── tables ────────────────────────────────────────────────────────────────────────────────────
+
+const SAMPLE_ROWS = 3;
+
+export function distillTable(text: string, delimiter: TableDelimiter): Distilled {
+  const table = parseTable(text, delimiter);
+  const columns = inferColumns(table);
+  const out = [`[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}]`, `columns: ${columns.map(describeColumn).join(' · ')}`];
+  const source = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '' && !(delimiter === 'pipe' && /^[\s|:-]+$/.test(l)));
+  const sameShape = source.length === table.rows.length + 1;
+  const show = (cells: string[], at: number) => clipLine(sameShape ? source[at]! : cells.join(' | '), MAX_QUOTED_LINE);
+  out.push(show(table.header, 0));
+  const n = Math.min(SAMPLE_ROWS, table.rows.length);
+  for (let r = 0; r < n; r++) out.push(show(table.rows[r]!, r + 1));
+  if (table.rows.length > n) out.push(`… (${plural(table.rows.length - n, 'more row')})`);
+  return { text: out.join('\n'), method: 'tabular-sample' };
+}
+
+// ── code and long text ────────────────────────────────────────────────────────────────────────
+
+const DECLARATION = /^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+|async\s+)*(?:fn|def|class|function|func|interface|struct|enum|trait|impl|type|module|namespace)\b/;
+
+/** Code over 28 lines: the first 12, declaration lines from the middle (≤ 16), the last 6. */
+export function distillCode(text: string): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  if (lines.length <= 28) return { text, method: 'verbatim' };
+  const keep = new Uint8Array(lines.length);
+  for (let i = 0; i < 12; i++) keep[i] = 1;
+  for (let i = lines.length - 6; i < lines.length; i++) keep[i] = 1;
+  let decls = 0;
+  for (let i = 12; i < lines.length - 6 && decls < 16; i++) {
+    if (DECLARATION.test(lines[i]!)) {
+      keep[i] = 1;
+      decls++;
+    }
+  }
+  const out: string[] = [];
+  let gap = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (!keep[i]) {
+      gap++;
+      continue;
+    }
+    if (gap > 0) out.push(`… (${plural(gap, 'line')} elided) …`);
+    gap = 0;
+    out.push(clipLine(lines[i]!, MAX_QUOTED_LINE));
+  }
+  return { text: out.join('\n'), method: 'head-tail' };
+}
+
+/** Prose is served verbatim unless it is very long (then a head and a tail, by bytes). */
+export const PROSE_LIMIT = 4096;
+
+export function distillProse(text: string): Distilled {
+  const view = Buffer.from(text, 'utf8').toString('latin1');
+  if (view.length <= PROSE_LIMIT) return { text, method: 'verbatim' };
+  let cut = 2048;
+  while (cut > 0 && (view.charCodeAt(cut) & 0xc0) === 0x80) cut--;
+  let tail = view.length - 1024;
+  while (tail < view.length && (view.charCodeAt(tail) & 0xc0) === 0x80) tail++;
+  return { text: bytesToText(`${view.slice(0, cut)}\n… (${tail - cut} bytes elided) …\n${view.slice(tail)}`), method: 'head-tail' };
+}
+
+export function distillBinary(bytes: Uint8Array): Distilled {
+  let nul = 0;
+  let control = 0;
+  for (const b of bytes) {
+    if (b === 0) nul++;
+    else if (b < 32 && b !== 9 && b !== 10 && b !== 13) control++;
+  }
+  return { text: `[binary data: ${plural(bytes.length, 'byte')}; ${nul} NUL, ${control} other control bytes; not quoted]`, method: 'binary-summary' };
+}

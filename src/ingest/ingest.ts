@@ -1,0 +1,256 @@
+/**
+ * The library call: `ingest({ intent, attachments, root })` → `{ query, frames, report, store }`.
+ *
+ * - intent → query.goal byte for byte (never rewritten, never trimmed);
+ * - path references → query.anchors (paths.ts), in paste order, exact-string de-duplicated;
+ * - every other block → one artifact (content-addressed; the same bytes dedup to one frame),
+ *   served compact: query.max_frames = the number of frames, query.max_tokens = their inline cost,
+ *   representation_preferences [compact, full];
+ * - report: in paste order, one entry per attachment note and per non-blank block.
+ * Deterministic: the output is a function of the bytes (and the root's file system for anchors);
+ * frames come out in the provider's rank order (score, then id), independent of attachment order.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { ContextFrame, ContextQuery } from '../../generated/types/index.js';
+import { blocksOf, type Block } from './classify.js';
+import { distillBinary, distillCode, distillLog, distillProse, distillStack, distillTable } from './distill.js';
+import { buildArtifact, renderArtifact, type Artifact, INGEST_PROVIDER_NAME } from './artifact.js';
+import { bytesToText, indexLines, type LineIndex } from './lines.js';
+import { anchorFor } from './paths.js';
+import { leadingTimestamp } from './timestamps.js';
+import { IngestStore } from './store.js';
+
+export interface Attachment {
+  /** How the report names it (a file name, `stdin`, `attachment 3`). */
+  name?: string;
+  content: string | Uint8Array;
+}
+
+export interface IngestInput {
+  intent: string;
+  attachments: ReadonlyArray<Attachment | string | Uint8Array>;
+  /** Workspace root: relative path references that resolve inside it become file:// anchors. */
+  root?: string;
+}
+
+export type Became =
+  | { outcome: 'frame'; id: string; representation: 'compact'; inline_tokens: number; source_tokens: number }
+  | { outcome: 'duplicate'; id: string }
+  | { outcome: 'anchor'; uri: string; resolved: 'uri' | 'absolute' | 'root' | 'as-typed' }
+  | { outcome: 'note' };
+
+export interface ReportEntry {
+  attachment: string;
+  /** Lines of the attachment the entry covers (`L3-17`); absent for attachment notes. */
+  lines?: string;
+  kind: 'log' | 'stack' | 'table' | 'code' | 'prose' | 'path' | 'binary' | 'attachment';
+  summary: string;
+  became: Became;
+  notes?: string[];
+}
+
+export interface IngestResult {
+  query: ContextQuery;
+  /** The frames as served for `query` (compact; the provider's rank order). */
+  frames: ContextFrame[];
+  report: ReportEntry[];
+  /** The artifacts behind the frames: serves [full]/compact/reference re-queries and verify. */
+  store: IngestStore;
+}
+
+export class IngestInputError extends Error {}
+
+function toBytes(content: string | Uint8Array): Uint8Array {
+  return typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+}
+
+function bufferOf(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
+
+function invalidUtf8(b: Buffer): { count: number; first: number } {
+  // Only on the rare invalid path: walk the sequences (WHATWG: each maximal invalid subpart is one U+FFFD).
+  let count = 0;
+  let first = -1;
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    let need = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    let ok = need >= 0;
+    if (ok) {
+      for (let k = 1; k <= need; k++) {
+        const d = b[i + k];
+        let lo = 0x80;
+        let hi = 0xbf;
+        if (k === 1 && c === 0xe0) lo = 0xa0;
+        if (k === 1 && c === 0xed) hi = 0x9f;
+        if (k === 1 && c === 0xf0) lo = 0x90;
+        if (k === 1 && c === 0xf4) hi = 0x8f;
+        if (d === undefined || d < lo || d > hi) {
+          ok = false;
+          need = k - 1;
+          break;
+        }
+      }
+    }
+    if (!ok) {
+      count++;
+      if (first < 0) first = i;
+      i += Math.max(1, need + 1);
+    } else i += need + 1;
+  }
+  return { count, first };
+}
+
+function lineRange(b: Block): string {
+  return b.first === b.last ? `L${b.first + 1}` : `L${b.first + 1}-${b.last + 1}`;
+}
+
+/** First and last instants of a log (first > last ⇒ swapped: a reverse-chronological log). */
+function logWindow(ix: LineIndex, first: number, last: number, zoneless: { seen: boolean }): { from?: string; to?: string } {
+  const instantAt = (i: number): string | undefined => {
+    const t = leadingTimestamp(ix.s, ix.start[i]!, ix.end[i]!);
+    if (t.kind !== 'instant') return undefined;
+    if (t.zoneless) zoneless.seen = true;
+    return t.value;
+  };
+  let a: string | undefined;
+  for (let i = first; i <= last && a === undefined; i++) a = instantAt(i);
+  let b: string | undefined;
+  for (let i = last; i >= first && b === undefined; i--) b = instantAt(i);
+  if (a === undefined || b === undefined) return {};
+  return Date.parse(a) > Date.parse(b) ? { from: b, to: a } : { from: a, to: b };
+}
+
+function attachmentName(att: Attachment | string | Uint8Array, i: number): string {
+  if (typeof att === 'object' && !(att instanceof Uint8Array) && att.name !== undefined) return att.name;
+  return `attachment ${i + 1}`;
+}
+
+export function ingest(input: IngestInput): IngestResult {
+  if (typeof input.intent !== 'string' || input.intent.length === 0) {
+    throw new IngestInputError('the intent is empty: it becomes query.goal, which must be a non-empty string (§5)');
+  }
+  const report: ReportEntry[] = [];
+  const anchors: string[] = [];
+  const artifacts = new Map<string, Artifact>();
+  const hashOf = new Map<ReportEntry, string>();
+  input.attachments.forEach((att, index) => {
+    const name = attachmentName(att, index);
+    const bytes = bufferOf(toBytes(typeof att === 'string' || att instanceof Uint8Array ? att : att.content));
+    const note = (summary: string) => report.push({ attachment: name, kind: 'attachment', summary, became: { outcome: 'note' } });
+    if (bytes.length === 0) {
+      note('empty attachment: nothing to ingest');
+      return;
+    }
+    const valid = isUtf8(bytes);
+    if (!valid) {
+      const bad = invalidUtf8(bytes);
+      note(
+        `${bad.count} invalid UTF-8 sequence(s), the first at byte ${bad.first}: the served text shows U+FFFD there (content_fidelity "normalized"); canonical_content_hash and the store keep the exact bytes`,
+      );
+    }
+    const s = bytes.toString('latin1');
+    const ix = indexLines(s);
+    const endings = [ix.crlf ? `${ix.crlf} CRLF` : '', ix.lf ? `${ix.lf} LF` : '', ix.cr ? `${ix.cr} lone CR` : ''].filter((e) => e !== '');
+    if (ix.crlf > 0 || ix.cr > 0) {
+      note(`line endings: ${endings.join(', ')}${endings.length > 1 ? ' (mixed)' : ''}; lines are split on all of them and [full] keeps every byte as pasted`);
+    }
+    let nul = 0;
+    for (let i = s.indexOf('\0'); i >= 0; i = s.indexOf('\0', i + 1)) nul++;
+    if (nul > 0) note(`${nul} NUL byte(s): kept in [full] (JSON \\u0000)`);
+    if (ix.longest > 64 * 1024) note(`a ${ix.longest}-byte line: compact renderings quote at most 400 bytes of a line and say how many they left out`);
+    if (s.startsWith('\u00ef\u00bb\u00bf')) note('starts with a UTF-8 byte order mark (kept in [full])');
+    const zoneless = { seen: false };
+    for (const block of blocksOf(ix)) {
+      const from = ix.start[block.first]!;
+      const to = ix.end[block.last]!;
+      const slice = bytes.subarray(from, to);
+      const lines = block.last - block.first + 1;
+      if (block.kind === 'path') {
+        for (let i = block.first; i <= block.last; i++) {
+          const typed = bytesToText(s.slice(ix.start[i]!, ix.end[i]!));
+          const a = anchorFor(typed, input.root);
+          if (!anchors.includes(a.uri)) anchors.push(a.uri);
+          report.push({ attachment: name, lines: `L${i + 1}`, kind: 'path', summary: `anchor · ${a.typed}`, became: { outcome: 'anchor', uri: a.uri, resolved: a.how } });
+        }
+        continue;
+      }
+      const lossy = !valid && !isUtf8(slice);
+      const small = to - from <= 4 * 1024 * 1024;
+      const text = small ? slice.toString('utf8') : undefined;
+      const textOf = () => text ?? slice.toString('utf8');
+      let validFrom: string | undefined;
+      let validTo: string | undefined;
+      if (block.kind === 'log') {
+        const w = logWindow(ix, block.first, block.last, zoneless);
+        validFrom = w.from;
+        validTo = w.to;
+      } else if (block.kind === 'stack') {
+        const t = leadingTimestamp(s, ix.start[block.first]!, ix.end[block.first]!);
+        if (t.kind === 'instant') {
+          validFrom = validTo = t.value;
+          if (t.zoneless) zoneless.seen = true;
+        }
+      }
+      const distill = () => {
+        switch (block.kind) {
+          case 'log':
+            return distillLog(ix, block.first, block.last);
+          case 'stack':
+            return distillStack(textOf());
+          case 'table':
+            return distillTable(textOf(), block.delimiter!);
+          case 'code':
+            return distillCode(textOf());
+          case 'binary':
+            return distillBinary(slice);
+          default:
+            return distillProse(textOf());
+        }
+      };
+      const candidate = buildArtifact({ kind: block.kind, bytes: slice, lossy, lines, ...(text !== undefined && !lossy ? { text } : {}), distill, ...(validFrom ? { validFrom } : {}), ...(validTo ? { validTo } : {}) });
+      const existing = artifacts.get(candidate.addressHash);
+      const blockNotes = lossy ? ['invalid UTF-8 in this block: [full] is normalized text (U+FFFD); the exact bytes are in the store'] : undefined;
+      if (existing) {
+        const dup: ReportEntry = { attachment: name, lines: lineRange(block), kind: block.kind, summary: '', became: { outcome: 'duplicate', id: existing.id } };
+        hashOf.set(dup, existing.addressHash);
+        report.push(dup);
+        continue;
+      }
+      artifacts.set(candidate.addressHash, candidate);
+      const full = candidate.lossy ? candidate.full().tokens : Math.ceil(candidate.bytes.byteLength / 4);
+      const summary = candidate.compacted ? `${candidate.title} · ${full} → ${candidate.inlineTokens} tokens` : `${candidate.title} · ${full} tokens`;
+      const entry: ReportEntry = {
+        attachment: name,
+        lines: lineRange(block),
+        kind: block.kind,
+        summary,
+        became: { outcome: 'frame', id: candidate.id, representation: 'compact', inline_tokens: candidate.inlineTokens, source_tokens: full },
+      };
+      if (blockNotes) entry.notes = blockNotes;
+      hashOf.set(entry, candidate.addressHash);
+      report.push(entry);
+    }
+    if (zoneless.seen) note('timestamps carry no zone: read as UTC for valid_from/valid_to (F4 has no local time)');
+  });
+  const store = new IngestStore([...artifacts.values()]);
+  // Ids are fixed by the store (a 12-hex prefix collision lengthens both ids); the report follows it.
+  for (const [e, hash] of hashOf) {
+    if (e.became.outcome !== 'frame' && e.became.outcome !== 'duplicate') continue;
+    e.became.id = store.idOf(hash);
+    if (e.became.outcome === 'duplicate') e.summary = `duplicate · deduplicated to ${e.became.id}`;
+  }
+  const served = store.serve({ representation: 'compact' });
+  const query: ContextQuery = {
+    goal: input.intent,
+    kinds: [],
+    anchors,
+    max_frames: served.length,
+    max_tokens: served.reduce((n, f) => n + f.token_cost, 0),
+    representation_preferences: ['compact', 'full'],
+  };
+  return { query, frames: served, report, store };
+}
+
+export { INGEST_PROVIDER_NAME, renderArtifact };

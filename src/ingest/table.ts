@@ -1,0 +1,202 @@
+/**
+ * Tables: parsing (pipe/Markdown, tab, CSV with RFC 4180 quoting, whitespace-aligned) and column type
+ * inference. Works on any string (the byte view during classification, decoded text when distilling).
+ *
+ * Column types (over every data row; a short row reads as an empty cell): null-like cells (empty,
+ * null, nil, none, n/a, na, nan, -, —) are ignored for the type and make it nullable (`?`); all null ⇒
+ * `empty`; else the first of percent, currency, int, float, bool, timestamp that every value fits,
+ * else text.
+ */
+import { isProtocolTimestamp } from '../protocol/timestamp.js';
+import type { TableDelimiter } from './classify.js';
+import { asciiTrim } from './lines.js';
+import { normaliseTimestampText } from './timestamps.js';
+
+export interface CsvCell {
+  text: string;
+  quoted: boolean;
+}
+
+/** RFC 4180 records: `"` quotes a field, `""` is a literal quote, quoted fields may span lines. */
+export function splitCsvRecords(text: string): CsvCell[][] {
+  const records: CsvCell[][] = [];
+  let row: CsvCell[] = [];
+  let cell = '';
+  let quoted = false;
+  let inQuotes = false;
+  let atCellStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inQuotes) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else inQuotes = false;
+      } else cell += c;
+      continue;
+    }
+    if (c === '"' && atCellStart) {
+      inQuotes = true;
+      quoted = true;
+      atCellStart = false;
+      continue;
+    }
+    if (c === ',') {
+      row.push({ text: quoted ? cell : asciiTrim(cell), quoted });
+      cell = '';
+      quoted = false;
+      atCellStart = true;
+      continue;
+    }
+    if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push({ text: quoted ? cell : asciiTrim(cell), quoted });
+      records.push(row);
+      row = [];
+      cell = '';
+      quoted = false;
+      atCellStart = true;
+      continue;
+    }
+    if (atCellStart && (c === ' ' || c === '\t')) continue;
+    atCellStart = false;
+    cell += c;
+  }
+  row.push({ text: quoted ? cell : asciiTrim(cell), quoted });
+  records.push(row);
+  return records;
+}
+
+export interface ParsedTable {
+  header: string[];
+  rows: string[][];
+  /** Source lines the sample shows verbatim: header line then data lines (not for multi-line CSV cells). */
+  columns: number;
+}
+
+/** Cells of a whitespace-aligned row: split on runs of two or more spaces (or tabs). */
+export function alignedCells(line: string): string[] {
+  return line
+    .split(/ {2,}|\t+/)
+    .map((c) => asciiTrim(c))
+    .filter((c) => c !== '');
+}
+
+function pipeCells(line: string): string[] {
+  const cells = line.split('|').map((c) => asciiTrim(c));
+  if (cells.length > 1 && cells[0] === '') cells.shift();
+  if (cells.length > 1 && cells[cells.length - 1] === '') cells.pop();
+  return cells;
+}
+
+const SEPARATOR_CELL = /^:?-{1,}:?$/;
+
+export function parseTable(text: string, delimiter: TableDelimiter): ParsedTable {
+  let records: string[][];
+  if (delimiter === 'csv') {
+    records = splitCsvRecords(text).map((r) => r.map((c) => c.text));
+  } else {
+    const lines = text.split(/\r\n|\n|\r/).filter((l) => asciiTrim(l) !== '');
+    if (delimiter === 'pipe') records = lines.map(pipeCells).filter((r) => !r.every((c) => SEPARATOR_CELL.test(c)));
+    else if (delimiter === 'tab') records = lines.map((l) => l.split('\t').map((c) => asciiTrim(c)));
+    else records = lines.map(alignedCells);
+  }
+  records = records.filter((r) => !(r.length === 1 && r[0] === ''));
+  const header = records[0] ?? [];
+  const rows = records.slice(1);
+  const columns = Math.max(header.length, ...rows.map((r) => r.length));
+  return { header, rows, columns };
+}
+
+// ── column types ─────────────────────────────────────────────────────────────────────────────
+
+export type ColumnType = 'int' | 'float' | 'percent' | 'currency' | 'bool' | 'timestamp' | 'text' | 'empty';
+
+const NULLS = new Set(['', 'null', 'nil', 'none', 'n/a', 'na', 'nan', '-', '—']);
+const NUMBER = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/;
+const INT = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)$/;
+const FLOAT = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?\.\d+(?:[eE][+-]?\d+)?$|^[+-]?\d+(?:\.\d+)?[eE][+-]?\d+$/;
+const CURRENCY_SYMBOL = /^\(?[+-]?[$€£¥₹₽][+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?$|^\(?[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[$€£¥₹₽]\)?$/;
+const CURRENCY_CODE = /^[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)? [A-Z]{3}$|^[A-Z]{3} [+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/;
+
+export function isNullCell(cell: string): boolean {
+  return NULLS.has(asciiTrim(cell).toLowerCase());
+}
+
+function fits(type: Exclude<ColumnType, 'text' | 'empty'>, v: string): boolean {
+  switch (type) {
+    case 'percent':
+      return v.endsWith('%') && NUMBER.test(v.slice(0, -1).trim());
+    case 'currency':
+      return CURRENCY_SYMBOL.test(v) || CURRENCY_CODE.test(v);
+    case 'int':
+      return INT.test(v);
+    case 'float':
+      // ints mixed with fractions are a float column (int was tried first and failed)
+      return FLOAT.test(v) || INT.test(v);
+    case 'bool':
+      return /^(?:true|false)$/i.test(v);
+    case 'timestamp':
+      return isProtocolTimestamp(v) || normaliseTimestampText(v) !== undefined;
+  }
+}
+
+const ORDER = ['percent', 'currency', 'int', 'float', 'bool', 'timestamp'] as const;
+
+export interface ColumnInfo {
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+  /** min and max as written, for numeric-like columns */
+  range?: [string, string];
+}
+
+function numericValue(type: ColumnType, v: string): number {
+  const neg = /^\(.*\)$/.test(v) || v.includes('-');
+  const digits = v.replace(/[^0-9.]/g, '');
+  const n = Number(digits);
+  return neg ? -n : n;
+}
+
+export function inferColumn(name: string, values: readonly string[]): ColumnInfo {
+  const present = values.map((v) => asciiTrim(v)).filter((v) => !isNullCell(v));
+  const nullable = present.length < values.length;
+  if (present.length === 0) return { name, type: 'empty', nullable };
+  let type: ColumnType = 'text';
+  for (const t of ORDER) {
+    if (present.every((v) => fits(t, v))) {
+      type = t;
+      break;
+    }
+  }
+  const info: ColumnInfo = { name, type, nullable };
+  if (type === 'int' || type === 'float' || type === 'percent' || type === 'currency') {
+    let lo = present[0]!;
+    let hi = present[0]!;
+    for (const v of present) {
+      if (numericValue(type, v) < numericValue(type, lo)) lo = v;
+      if (numericValue(type, v) > numericValue(type, hi)) hi = v;
+    }
+    info.range = [lo, hi];
+  }
+  if (type === 'timestamp') {
+    const sorted = [...present].sort();
+    info.range = [sorted[0]!, sorted[sorted.length - 1]!];
+  }
+  return info;
+}
+
+export function inferColumns(table: ParsedTable): ColumnInfo[] {
+  const out: ColumnInfo[] = [];
+  for (let c = 0; c < table.columns; c++) {
+    const name = table.header[c] ?? `column ${c + 1}`;
+    out.push(inferColumn(name === '' ? `column ${c + 1}` : name, table.rows.map((r) => r[c] ?? '')));
+  }
+  return out;
+}
+
+export function describeColumn(c: ColumnInfo): string {
+  const type = `${c.type}${c.nullable && c.type !== 'empty' ? '?' : ''}`;
+  return c.range && c.range[0] !== c.range[1] ? `${c.name} ${type} ${c.range[0]}..${c.range[1]}` : `${c.name} ${type}`;
+}

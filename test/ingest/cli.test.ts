@@ -1,0 +1,83 @@
+// `cgp-conformance ingest`: the table, `--json` printing exactly {query, frames, report}, `-` for stdin,
+// --root anchors, usage errors (exit 2), and `--serve` passing the provider suite with 0 failed.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import { runSuite } from '../../src/conformance/run-suite.js';
+import { EXAMPLE_DIR, EXAMPLE_FILES, EXAMPLE_INTENT, ROOT } from './helpers.js';
+
+const BIN = join(ROOT, 'src', 'cli', 'bin.ts');
+const FILES = EXAMPLE_FILES.map((f) => join(EXAMPLE_DIR, f));
+
+function cli(args: string[], input?: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', BIN, 'ingest', ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 26 });
+}
+
+describe('cgp-conformance ingest', () => {
+  it('--json prints exactly {query, frames, report}', () => {
+    const r = cli(['--intent', EXAMPLE_INTENT, '--json', ...FILES]);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(out), ['query', 'frames', 'report']);
+    assert.equal(out.query.goal, EXAMPLE_INTENT);
+    assert.equal(out.frames.length, 4);
+    assert.ok(out.query.max_tokens <= 610);
+  });
+  it('prints the query, a table of frames (kind, title, full → served) and the report', () => {
+    const r = cli(['--intent', EXAMPLE_INTENT, ...FILES]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^query\.goal {5}"figure out why the retry loop gives up"\n/);
+    assert.match(r.stdout, /frames: 4 served, \d+ tokens of 2288 pasted \(\d+ %\)/);
+    assert.match(r.stdout, /frm_bca787198a3e {2}episode {2}stack trace · 14 lines {2}176 → 81 /);
+    assert.match(r.stdout, /paths\.txt L1: anchor · \.\/src\/net → anchor \.\/src\/net \(kept as typed\)/);
+  });
+  it('- reads stdin; --root turns a path inside it into a file:// anchor', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cgp-ingest-root-'));
+    mkdirSync(join(root, 'src', 'net'), { recursive: true });
+    const r = cli(['--intent', 'why', '--root', root, '--json', '-'], './src/net\n');
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).query.anchors, [pathToFileURL(join(root, 'src', 'net')).href]);
+    const missing = cli(['--intent', 'why', '--root', root, '--json', '-'], './src/nowhere\n');
+    assert.deepEqual(JSON.parse(missing.stdout).query.anchors, ['./src/nowhere'], 'not resolvable: kept exactly as typed');
+    const abs = cli(['--intent', 'why', '--json', '-'], '/etc/hosts\n');
+    assert.deepEqual(JSON.parse(abs.stdout).query.anchors, ['file:///etc/hosts']);
+  });
+  it('usage errors exit 2 with one clear message', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[...FILES], /--intent "<what you asked>" is required/],
+      [['--intent', 'x'], /no attachments/],
+      [['--intent', 'x', join(EXAMPLE_DIR, 'missing.txt')], /cannot read attachment ".*missing\.txt": no such file/],
+      [['--intent', '', ...FILES], /the intent is empty/],
+      [['--serve', '--json', ...FILES], /--json does not apply to --serve/],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(args);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+  });
+  it('--serve passes the provider suite: 0 failed, not-applicable only where a capability is honestly absent', { timeout: 240_000 }, async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'cgp-ingest-suite-'));
+    writeFileSync(join(reports, '.keep'), '');
+    const result = await runSuite({
+      side: 'provider',
+      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', BIN, 'ingest', '--serve', ...FILES], cwd: ROOT },
+      reportName: 'ingest-serve',
+      reportsDir: reports,
+      progress: null,
+      timeouts: { handshakeMs: 20_000, requestMs: 20_000, shutdownGraceMs: 5_000 },
+    });
+    const bad = result.summary.scenarios.filter((s) => !['passed', 'not-applicable'].includes(s.status));
+    assert.deepEqual(bad.map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? ''}`), []);
+    assert.equal(result.summary.totals.failed, 0);
+    assert.ok(result.summary.totals.passed >= 50, `${result.summary.totals.passed} passed`);
+    const honestlyAbsent = /no attester_keys|no frame carried file provenance|no frame carried a relation|does not declare capabilities\.graph|no capabilities\.embeddings_fingerprint|no reference frame was served|reached over a transport binding|no retired frame ids/;
+    for (const s of result.summary.scenarios.filter((x) => x.status === 'not-applicable')) {
+      assert.match(s.not_applicable ?? '', honestlyAbsent, s.name);
+    }
+  });
+});
