@@ -20,6 +20,8 @@ export interface Misbehaviour {
   exercises?: readonly string[];
   /** Why no normative id can be named (DESIGN: a behaviour with no normative basis is no finding). */
   unbacked?: string;
+  /** Ids whose scenarios the red team also runs for this mode: the defect shows only in their replies. */
+  alsoRuns?: readonly string[];
   /** What the provider does wrong, and where it shows. */
   description: string;
 }
@@ -99,6 +101,12 @@ export const MISBEHAVIOURS = [
     mode: 'bad-score',
     breaks: ['F1'],
     description: 'first frame of every answer has score 1.5',
+  },
+  {
+    mode: 'bad-score-on-anchored',
+    breaks: ['F1'],
+    alsoRuns: ['G4'],
+    description: 'every frame of an answer to a query with non-empty anchors has score 1.5 (only the anchored G4 probes see it; F1 is credited there)',
   },
   {
     mode: 'negative-score',

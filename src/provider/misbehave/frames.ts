@@ -11,6 +11,9 @@ function flipLastHex(digest: string): string {
 
 export const FRAME_MODES = {
   'bad-score': { frames: firstFrame((f) => void (f.score = 1.5)) },
+  'bad-score-on-anchored': {
+    frames: (frames, ctx) => (ctx.query.anchors.length > 0 ? frames.map((f) => ({ ...f, score: 1.5 })) : frames),
+  },
   'negative-score': { frames: firstFrame((f) => void (f.score = -0.25)) },
   'empty-title': { frames: firstFrame((f) => void (f.title = '')) },
   'empty-citation': { frames: firstFrame((f) => void (f.citation_label = '')) },
