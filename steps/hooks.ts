@@ -47,6 +47,12 @@ Before({ tags: '@provider', name: 'provider scenario setup' }, async function (t
 After({ tags: '@provider', name: 'close fresh connections' }, async function (this: ProviderWorld) {
   const probe = this.probe;
   if (!probe) return;
+  // Findings observed for ids other than the ones the verdict judged (or before a step failed): their own ids.
+  try {
+    for (const f of probe.unreportedFindings()) this.attachFinding(f);
+  } catch (err) {
+    if (!(err instanceof HarnessError)) throw err;
+  }
   if (probe.notes.length > 0) this.log(probe.notes.join('\n'));
   await probe.dispose();
 });

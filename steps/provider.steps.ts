@@ -203,7 +203,10 @@ Then('{ids} is/are satisfied', async function (this: ProviderWorld, ids: string[
   await this.run(() => {
     const verdict = this.p.verdict(ids);
     const findings = verdict.status === 'failed' ? [...verdict.errors, ...verdict.warnings] : verdict.warnings;
-    for (const f of findings) this.attachFinding(f);
+    for (const f of findings) {
+      this.attachFinding(f);
+      this.p.markReported(f);
+    }
     if (verdict.status === 'failed') throw new ConformanceFailure(verdict.message);
     if (verdict.status === 'not-applicable') {
       this.attach(JSON.stringify({ not_applicable: verdict.reason }), APPLICABILITY_MEDIA_TYPE);

@@ -173,6 +173,9 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     await runtime.close();
   }
   const summary = summarize(messages);
+  // A finding counts for its own id wherever it was observed: a MUST violated in a reply that a scenario
+  // tagged for another id received fails the run even though that scenario's own ids were satisfied.
+  if (summary.ids.some((i) => i.status === 'failed')) success = false;
   return { success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary };
 }
 

@@ -54,6 +54,12 @@ export interface HttpConnectionOptions {
   failFastAfterTimeout?: boolean;
   /** Called with every request/response body. */
   onLine?: (entry: TranscriptEntry) => void;
+  /**
+   * Read a non-2xx response whose body is one envelope as that envelope (default false: HttpStatusError).
+   * The binding says "one envelope as the response body" and nothing about status codes, so a conformance
+   * suite reads the envelope whatever the status; the status is then informational (`lastStatus`).
+   */
+  envelopeOnAnyStatus?: boolean;
 }
 
 export class HttpConnection {
@@ -69,6 +75,7 @@ export class HttpConnection {
   readonly #agent: http.Agent;
   /** Start of the first request that timed out; later requests fail fast (DESIGN "Red team economics"). */
   #stalledSince: number | null = null;
+  #lastStatus: number | undefined;
 
   /** Throws InsecureTransportError (C7) or InvalidUrlError synchronously: nothing has touched the network. */
   constructor(url: string | URL, opts: HttpConnectionOptions = {}) {
@@ -94,6 +101,11 @@ export class HttpConnection {
       if (err instanceof TimeoutError) this.#stalledSince ??= startedAt;
       throw this.scrubError(err);
     });
+  }
+
+  /** The HTTP status of the last response received (undefined before any). */
+  get lastStatus(): number | undefined {
+    return this.#lastStatus;
   }
 
   /** True once a request has timed out (later requests fail fast unless failFastAfterTimeout is false). */
@@ -161,6 +173,21 @@ export class HttpConnection {
         res.on('end', () => {
           if (settled) return;
           const bytes = Buffer.concat(chunks, seen);
+          this.#lastStatus = status;
+          if ((status < 200 || status > 299) && this.#opts.envelopeOnAnyStatus === true) {
+            // One envelope in the body is the reply, whatever the status (the binding names no status codes).
+            let text: string | undefined;
+            try {
+              text = decodeUtf8Strict(bytes, 0, 0, 'HTTP response body');
+            } catch {
+              text = undefined;
+            }
+            const parsed = text === undefined ? undefined : parseEnvelopeLine(text);
+            if (text !== undefined && parsed !== undefined && !(parsed instanceof TransportError)) {
+              this.#record({ direction: 'in', line: text });
+              return settle(null, parsed);
+            }
+          }
           if (status < 200 || status > 299) {
             const snippet = scrubCredential(clip(bytes.subarray(0, 1024).toString('utf8'), 512), this.#opts.credential);
             return settle(new HttpStatusError(status, this.displayUrl, snippet));

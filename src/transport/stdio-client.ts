@@ -82,6 +82,11 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+/** A failure of ONE inbound line (the stream goes on): not an envelope, not UTF-8, over the line cap. */
+export function isLineFramingError(err: TransportError): boolean {
+  return err.code === 'not_an_envelope' || err.code === 'invalid_utf8' || err.code === 'line_too_long';
+}
+
 /** The default child environment: PATH and HOME only (when set), plus `extra`. */
 export function minimalEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
@@ -271,14 +276,29 @@ export class StdioConnection {
     return this.read(windowMs, 'read', true);
   }
 
-  /** Lock-step round trip: send, then read the next envelope; both within `timeoutMs`. Serialised per connection. */
-  request(envelope: unknown, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS, what: TimeoutWhat = 'request'): Promise<RawEnvelope> {
+  /**
+   * Lock-step round trip: send, then read the next envelope; both within `timeoutMs`. Serialised per connection.
+   * `skip` (optional) is asked about every inbound item before it is taken as the reply: a framing error of one
+   * line, or an envelope that answers something else (a stale reply), can be passed over — the item stays in
+   * the transcript for the framing checks, and the read goes on within the same deadline.
+   */
+  request(envelope: unknown, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS, what: TimeoutWhat = 'request', skip?: (item: RawEnvelope | TransportError) => boolean): Promise<RawEnvelope> {
     return this.locked(async () => {
       this.assertUsable(what, timeoutMs);
       const deadline = Date.now() + timeoutMs;
       await this.send(envelope, timeoutMs);
       // The read gets what is left of the budget; a timeout still reports the caller's bound.
-      return this.read(Math.max(1, deadline - Date.now()), what, false, timeoutMs) as Promise<RawEnvelope>;
+      for (;;) {
+        let item: RawEnvelope | TransportError;
+        try {
+          item = (await this.read(Math.max(1, deadline - Date.now()), what, false, timeoutMs)) as RawEnvelope;
+        } catch (err) {
+          if (skip && err instanceof TransportError && isLineFramingError(err) && skip(err)) continue;
+          throw err;
+        }
+        if (skip && skip(item)) continue;
+        return item;
+      }
     });
   }
 

@@ -124,6 +124,7 @@ export async function verifyAltered(p: ScenarioProbe): Promise<void> {
   const outcome = await verify(p, altered, `a verify of ${altered.length} served frame(s) with altered (well-formed) digests`);
   if (!outcome) return;
   let replacements = 0;
+  const current = await currentDigests(p, outcome, altered);
   altered.forEach((id, i) => {
     p.ledger.witness('V3');
     const status = statusOf(outcome, id);
@@ -141,14 +142,52 @@ export async function verifyAltered(p: ScenarioProbe): Promise<void> {
       replacements++;
       p.ledger.witness('V4');
       const replacement = verdict.replacement_digest;
-      if (isWellFormedDigest(replacement) && replacement !== served[i]!.content_digest) {
+      const known = current.get(id.frame_id) ?? new Set([served[i]!.content_digest]);
+      if (isWellFormedDigest(replacement) && !known.has(replacement)) {
         p.ledger.add([
-          warning('V4', '/response/verdicts', `stale frame ${JSON.stringify(id.frame_id)} carries replacement_digest ${replacement}, but the target served it moments ago with ${served[i]!.content_digest}; the replacement is the provider's current digest`),
+          warning('V4', '/response/verdicts', `stale frame ${JSON.stringify(id.frame_id)} carries replacement_digest ${replacement}, but the target serves it with ${[...known].join(' / ')} (every rendering it serves, docs/interpretations.md §31); the replacement is the provider's current digest`),
         ]);
       }
     }
   });
   if (replacements === 0) p.ledger.unwitnessedBecause('V4', 'no stale verdict carried a replacement_digest (it MAY), so there was none to check');
+}
+
+/**
+ * The digests the target currently serves for each frame id: one per rendering (§6.4: a compact frame's
+ * content_digest is over its distilled inline bytes, so one frame id has several current digests). Learned
+ * from every answer of this scenario, and — only when a stale verdict names a digest not seen yet — from one
+ * query in each other representation the target advertises.
+ */
+async function currentDigests(p: ScenarioProbe, outcome: VerifyOutcome, asked: readonly Identity[]): Promise<Map<string, Set<string>>> {
+  const map = new Map<string, Set<string>>();
+  const learn = () => {
+    for (const a of p.answers) {
+      for (const f of a.frames) {
+        if (typeof f.id !== 'string' || typeof f.content_digest !== 'string') continue;
+        const set = map.get(f.id) ?? new Set<string>();
+        set.add(f.content_digest);
+        map.set(f.id, set);
+      }
+    }
+  };
+  learn();
+  const unexplained = asked.some((id) => {
+    const v = outcome.verdicts.get(key(id));
+    return v?.status === 'stale' && typeof v.replacement_digest === 'string' && !map.get(id.frame_id)?.has(v.replacement_digest);
+  });
+  const others = (p.advertised() ?? []).filter((r) => r !== 'full' && r !== 'reference');
+  if (unexplained && others.length > 0) {
+    for (const rep of others) {
+      const reply = await p.tryExchange(
+        { type: 'query', ...(p.correlation() ? { id: p.nextId() } : {}), query: { goal: 'cgp-conformance probe: return your most relevant frames', query_text: 'conformance probe', kinds: [], anchors: [], max_frames: 64, max_tokens: 65_536, representation_preferences: [rep] } },
+        `a query in the advertised representation ${JSON.stringify(rep)} (to learn the frames' current digests)`,
+      );
+      if (reply instanceof Error || reply === null) p.notes.push(`could not learn the ${rep} rendering's digests: ${reply === null ? 'no envelope' : reply.message}`);
+    }
+    learn();
+  }
+  return map;
 }
 
 function randomDigest(): string {
