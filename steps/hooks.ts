@@ -20,7 +20,7 @@ Before({ tags: '@provider', name: 'provider scenario setup' }, async function (t
   const tags = pickle.tags.map((t) => t.name);
   try {
     const runtime = runtimeFor(this.parameters as { runId?: unknown; config?: unknown });
-    this.probe = new ScenarioProbe(runtime, tags);
+    this.probe = new ScenarioProbe(runtime, tags, pickle.name);
     const needs = needsOf(tags);
     let ack;
     if (needsAck(needs)) {

@@ -16,6 +16,7 @@ import {
   TimeoutError,
   TransportError,
   clip,
+  describeOutstanding,
   redactUrl,
 } from './errors.js';
 import { checkProviderUrl, isLoopbackHost } from './loopback.js';
@@ -155,7 +156,13 @@ export class HttpConnection {
           reject(err);
         } else resolve(value ?? null);
       };
-      const timer = setTimeout(() => settle(new TimeoutError('request', timeoutMs, { detail: where })), timeoutMs);
+      let progress = 'no response yet';
+      const startedAt = Date.now();
+      const outstanding = describeOutstanding(envelope);
+      const timer = setTimeout(
+        () => settle(new TimeoutError('request', timeoutMs, { detail: `${where}; outstanding: ${outstanding}, sent ${Date.now() - startedAt} ms ago; ${progress}` })),
+        timeoutMs,
+      );
       const req = (isHttps ? https : http).request(this.url, options);
       req.on('error', (err) => settle(new NetworkError(this.displayUrl, err)));
       req.on('response', (res) => {
@@ -164,8 +171,10 @@ export class HttpConnection {
         if (Number.isFinite(declared) && declared > max) return settle(new BodyTooLargeError(max, declared, 'response'));
         const chunks: Buffer[] = [];
         let seen = 0;
+        progress = `status ${status} received, 0 body bytes`;
         res.on('data', (chunk: Buffer) => {
           seen += chunk.length;
+          progress = `status ${status} received, ${seen} body byte${seen === 1 ? '' : 's'} so far, body not complete`;
           if (seen > max) return settle(new BodyTooLargeError(max, seen, 'response'));
           chunks.push(chunk);
         });

@@ -18,6 +18,7 @@ import {
   clip,
   type PeerExit,
   type TimeoutWhat,
+  describeOutstanding,
 } from './errors.js';
 import { LineSplitter, encodeLine, parseEnvelopeLine, type EofMidLinePolicy, type LineItem, type RawEnvelope } from './ndjson.js';
 import { Transcript, type TranscriptEntry } from './transcript.js';
@@ -145,6 +146,8 @@ export class StdioConnection {
   private paused = false;
   private lock: Promise<void> = Promise.resolve();
   private unterminatedFinal = false;
+  /** Bytes read from the child's stdout so far. */
+  private inboundBytes = 0;
 
   private constructor(child: ChildProcess, program: string, args: readonly string[], opts: StdioSpawnOptions) {
     this.child = child;
@@ -176,7 +179,10 @@ export class StdioConnection {
     child.stdin?.on('error', (err) => {
       this.stdinError = err;
     });
-    child.stdout?.on('data', (chunk: Buffer) => this.onItems(this.splitter.pushItems(chunk)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.inboundBytes += chunk.length;
+      this.onItems(this.splitter.pushItems(chunk));
+    });
     child.stdout?.on('end', () => this.onStdoutEnd(null));
     child.stdout?.on('error', (err) => this.onStdoutEnd(err));
   }
@@ -231,6 +237,18 @@ export class StdioConnection {
   /** True when the stream ended with a final line that had no newline (delivered, per the reference). */
   get sawUnterminatedFinalLine(): boolean {
     return this.unterminatedFinal;
+  }
+
+  /** Bytes read from the child's stdout so far, and how many of them are an unfinished line (no newline yet). */
+  get received(): { bytes: number; pendingLineBytes: number } {
+    return { bytes: this.inboundBytes, pendingLineBytes: this.splitter.pendingBytes };
+  }
+
+  /** "98 bytes received on this connection, the last 98 with no newline" — for timeout messages. */
+  describeReceived(): string {
+    const { bytes, pendingLineBytes } = this.received;
+    if (bytes === 0) return 'no byte received on this connection';
+    return `${bytes} byte${bytes === 1 ? '' : 's'} received on this connection${pendingLineBytes > 0 ? `, the last ${pendingLineBytes} with no newline` : ', every line complete'}`;
   }
 
   /** The last bytes (≤ 64 KiB by default) the child wrote to stderr, lossily decoded. */
@@ -288,10 +306,12 @@ export class StdioConnection {
       const deadline = Date.now() + timeoutMs;
       await this.send(envelope, timeoutMs);
       // The read gets what is left of the budget; a timeout still reports the caller's bound.
+      const outstanding = describeOutstanding(envelope);
+      const startedAt = deadline - timeoutMs;
       for (;;) {
         let item: RawEnvelope | TransportError;
         try {
-          item = (await this.read(Math.max(1, deadline - Date.now()), what, false, timeoutMs)) as RawEnvelope;
+          item = (await this.read(Math.max(1, deadline - Date.now()), what, false, timeoutMs, () => `outstanding: ${outstanding}, sent ${Date.now() - startedAt} ms ago`)) as RawEnvelope;
         } catch (err) {
           if (skip && err instanceof TransportError && isLineFramingError(err) && skip(err)) continue;
           throw err;
@@ -332,7 +352,7 @@ export class StdioConnection {
         this.correlated.delete(id);
         this.abandon(id);
         this.markStalled(startedAt);
-        reject(new TimeoutError('request', timeoutMs, { detail: `no reply with id ${JSON.stringify(id)}` }));
+        reject(new TimeoutError('request', timeoutMs, { detail: `outstanding: ${describeOutstanding(envelope)}, sent ${Date.now() - startedAt} ms ago; no reply with id ${JSON.stringify(id)}; ${this.describeReceived()}` }));
       }, timeoutMs);
       this.correlated.set(id, { resolve, reject, timer });
     });
@@ -471,7 +491,7 @@ export class StdioConnection {
     });
   }
 
-  private read(timeoutMs: number, what: TimeoutWhat, silenceOk: boolean, reportMs = timeoutMs): Promise<RawEnvelope | undefined> {
+  private read(timeoutMs: number, what: TimeoutWhat, silenceOk: boolean, reportMs = timeoutMs, context?: () => string): Promise<RawEnvelope | undefined> {
     try {
       this.assertUsable(what, reportMs);
     } catch (err) {
@@ -493,7 +513,12 @@ export class StdioConnection {
           if (i >= 0) this.readers.splice(i, 1);
           if (silenceOk) return resolve(undefined);
           this.markStalled(startedAt);
-          reject(new TimeoutError(what, reportMs, { detail: `no line from ${this.program} (pid ${this.pid})` }));
+          const waited = Date.now() - startedAt;
+          reject(
+            new TimeoutError(what, reportMs, {
+              detail: `${context ? `${context()}; ` : `waited ${waited} ms; `}no complete line from ${this.program} (pid ${this.pid}); ${this.describeReceived()}`,
+            }),
+          );
         }, timeoutMs),
       };
       this.readers.push(reader);

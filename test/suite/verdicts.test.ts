@@ -2,7 +2,7 @@
 // (test/suite/fixtures/scripted-provider.ts: the bundled provider plus one quirk) before it was fixed.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -133,5 +133,37 @@ describe('sensitivity: a finding counts for its id wherever it is observed', () 
     });
     assert.equal(idStatus(result.summary, 'F1'), 'failed');
     assert.equal(result.success, false);
+  });
+});
+
+describe('a stalled target: named timeouts, then fail fast', () => {
+  it('the timeout names the outstanding request, the time waited and the bytes received; later scenarios fail within 100 ms naming the scenario that stalled', { timeout: 120_000 }, async () => {
+    const result = await run('stall-partial', '@B1 or @B4 or @F1 or @F2 or @F3 or @H4 or @U1 or @D1', { timeouts: { handshakeMs: 6_000, requestMs: 1_500, shutdownGraceMs: 1_000 } });
+    const failed = result.summary.scenarios.filter((s) => s.status === 'failed');
+    assert.ok(failed.length >= 3, `${failed.length} failed`);
+    const first = failed.find((s) => /timed out after 1500 ms/.test(s.message ?? ''));
+    assert.ok(first, failed.map((s) => s.message).join('\n'));
+    assert.match(first.message!, /outstanding: query/);
+    assert.match(first.message!, /sent \d+ ms ago/);
+    assert.match(first.message!, /the last 98 with no newline/);
+    const fast = failed.filter((s) => /target unresponsive since scenario "/.test(s.message ?? ''));
+    assert.ok(fast.length >= 2, failed.map((s) => s.message).join('\n'));
+    for (const s of fast) assert.ok(s.message!.includes(`since scenario "${first.name}"`), s.message);
+    // durations from the cucumber messages: every fail-fast scenario ends within 100 ms
+    const messages = readFileSync(result.messagesPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const ts = (t: { seconds: number; nanos: number }) => t.seconds * 1000 + t.nanos / 1e6;
+    const pickles = new Map(messages.filter((m) => m.pickle).map((m) => [m.pickle.id, m.pickle.name]));
+    const cases = new Map(messages.filter((m) => m.testCase).map((m) => [m.testCase.id, pickles.get(m.testCase.pickleId)]));
+    const started = new Map(messages.filter((m) => m.testCaseStarted).map((m) => [m.testCaseStarted.id, { name: cases.get(m.testCaseStarted.testCaseId), at: ts(m.testCaseStarted.timestamp) }]));
+    const fastNames = new Set(fast.map((s) => s.name));
+    let measured = 0;
+    for (const m of messages.filter((x) => x.testCaseFinished)) {
+      const s = started.get(m.testCaseFinished.testCaseStartedId);
+      if (!s || !fastNames.has(s.name)) continue;
+      measured++;
+      const ms = ts(m.testCaseFinished.timestamp) - s.at;
+      assert.ok(ms <= 100, `${s.name} took ${ms.toFixed(1)} ms after the stall`);
+    }
+    assert.equal(measured, fast.length);
   });
 });

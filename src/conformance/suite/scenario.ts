@@ -52,6 +52,8 @@ export class ScenarioProbe {
   constructor(
     readonly runtime: SuiteRuntime,
     tags: readonly string[],
+    /** The scenario's name (a stall is reported against it: "target unresponsive since …"). */
+    readonly name = 'a scenario',
   ) {
     const names = tags.map((t) => t.replace(/^@/, ''));
     this.ids = names.filter(isRuleTag);
@@ -187,7 +189,7 @@ export class ScenarioProbe {
     try {
       reply = await session.request(envelope);
     } catch (err) {
-      if (isTargetError(err)) return err as Error;
+      if (isTargetError(err)) return this.runtime.noteStall(session, err as Error, this.name);
       throw err;
     }
     if (session.kind === 'stdio') {

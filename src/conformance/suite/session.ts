@@ -100,8 +100,9 @@ export class StdioSession implements ProviderSession {
   /** Envelopes passed over while waiting for a reply (stale replies); the scenario checks them. */
   readonly passedOver: RawEnvelope[] = [];
 
+  /** The handshake is the first exchange: a first line that is not an envelope is the answer (and a failed handshake). */
   handshake(version: string): Promise<RawEnvelope> {
-    return this.conn.request({ type: 'handshake', protocol_version: version }, this.timeouts.handshakeMs, 'handshake', (item) => this.skip(item, undefined));
+    return this.conn.handshake(version, this.timeouts.handshakeMs);
   }
 
   /**
