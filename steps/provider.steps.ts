@@ -148,6 +148,10 @@ When('the harness sends a query carrying an id', async function (this: ProviderW
   await this.run(() => corr.correlatedQuery(this.p));
 });
 
+When('the harness sends a query carrying an id with unusual characters', async function (this: ProviderWorld) {
+  await this.run(() => corr.unusualIdQuery(this.p));
+});
+
 When('the harness sends a malformed query carrying an id', async function (this: ProviderWorld) {
   await this.run(() => corr.malformedQuery(this.p, true));
 });
@@ -172,6 +176,14 @@ When('the harness verifies the identities it was just served', async function (t
 
 When('the harness verifies the identities it serves, with altered digests', async function (this: ProviderWorld) {
   await this.run(() => verify.verifyAltered(this.p));
+});
+
+When('the harness verifies served, altered and unknown identities in one request', async function (this: ProviderWorld) {
+  await this.run(() => verify.verifyMixed(this.p));
+});
+
+When('the harness verifies frames it was served, named under another provider id', async function (this: ProviderWorld) {
+  await this.run(() => verify.verifyForeignIdentity(this.p));
 });
 
 When('the harness verifies frame ids the target never served', async function (this: ProviderWorld) {

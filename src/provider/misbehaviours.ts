@@ -29,6 +29,11 @@ export interface Misbehaviour {
 export const MISBEHAVIOURS = [
   // ── handshake (H1–H3) and data flow (C5, U3) ─────────────────────────────────────────────────
   {
+    mode: 'single-digit-minor',
+    breaks: ['H1'],
+    description: 'refuses a contextgraph/1.10 handshake with incompatible_version (reads the minor as one digit; §3.1 minor = 1*DIGIT)',
+  },
+  {
     mode: 'bad-version',
     breaks: ['H1'],
     description: 'acks every handshake with protocol_version "contextgraph/2.0", a foreign major family',
@@ -78,6 +83,11 @@ export const MISBEHAVIOURS = [
   },
   // ── correlation (H4) ─────────────────────────────────────────────────────────────────────────
   {
+    mode: 'ascii-correlation-id',
+    breaks: ['H4'],
+    description: 'echoes a request id with its non-ASCII characters replaced by "?" (ids are opaque strings, echoed verbatim)',
+  },
+  {
     mode: 'drop-correlation-id',
     breaks: ['H4'],
     description: 'answers queries with frames envelopes that omit the request id (errors still echo it)',
@@ -102,6 +112,17 @@ export const MISBEHAVIOURS = [
     mode: 'bad-score',
     breaks: ['F1'],
     description: 'first frame of every answer has score 1.5',
+  },
+  {
+    mode: 'anchored-over-budget',
+    breaks: ['B4'],
+    alsoRuns: ['G4'],
+    description: 'ignores max_frames when the query carries anchors (every frame twice); only the anchored G4 probes see it, B4 is credited there',
+  },
+  {
+    mode: 'empty-kinds-nothing',
+    breaks: ['Q1'],
+    description: 'answers kinds: [] ("any kind", §5.2) with zero frames while serving each kind when it is named',
   },
   {
     mode: 'bad-score-on-anchored',
@@ -301,6 +322,16 @@ export const MISBEHAVIOURS = [
     description: 'a wrongly sized query vector is zero-padded or cut to 8 dimensions and used for scoring instead of bad_request',
   },
   // ── verify (V2–V4) ───────────────────────────────────────────────────────────────────────────
+  {
+    mode: 'vouch-foreign-provider-id',
+    breaks: ['S6.5.2-provider-id'],
+    description: 'answers valid for a served frame named under another provider_id (e.g. a host\'s local label); docs/interpretations.md §32',
+  },
+  {
+    mode: 'verify-uniform-verdict',
+    breaks: ['V3'],
+    description: 'answers every identity of one verify with the status of the first (right whenever a request is homogeneous; a mixed request shows it)',
+  },
   {
     mode: 'rubber-stamp-verify',
     breaks: ['V3'],

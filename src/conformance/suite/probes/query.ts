@@ -128,6 +128,19 @@ export async function queryEachKind(p: ScenarioProbe): Promise<void> {
   const served = await servedKinds(p);
   if (served.all.length === 0) p.ledger.unwitnessedBecause('Q1', 'the target declares no kinds and returned no frames');
   for (const kind of served.all) await kindsQuery(p, [kind], served);
+  // Q1 "Empty kinds means any kind": the generous baseline (kinds: []) may not come back emptier than a filter
+  // naming one kind — a provider answering kinds: [] with nothing would otherwise turn every frame check
+  // not-applicable and pass on silence.
+  const base = await p.baseline();
+  if (served.all.length > 0) p.ledger.witness('Q1');
+  if (base.frames.length > 0) return;
+  const named = p.answers.filter((a) => Array.isArray(a.query.kinds) && a.query.kinds.length > 0 && a.frames.length > 0);
+  if (named.length > 0) {
+    const a = named[0]!;
+    p.ledger.add([
+      violation('Q1', '/result/frames', `a query with kinds [] (empty = any kind) got 0 frames, but the same query with kinds ${JSON.stringify(a.query.kinds)} got ${a.frames.length}: empty kinds means any kind`),
+    ]);
+  }
 }
 
 export async function querySeveralKinds(p: ScenarioProbe): Promise<void> {

@@ -116,6 +116,65 @@ export async function verifyServed(p: ScenarioProbe): Promise<void> {
   }
 }
 
+/**
+ * V3 with one request mixing verdicts: identities served moments ago (valid), one of them with an altered
+ * digest (never valid, expected stale) and an id never served (never valid). Each verdict is matched to its
+ * identity, so a provider that answers a whole request with one status shows it here.
+ */
+export async function verifyMixed(p: ScenarioProbe): Promise<void> {
+  const served = await servedIdentities(p);
+  if (served.length === 0) return;
+  const valid = served.slice(0, 2);
+  const altered = { ...served[0]!, content_digest: alteredDigest(served[0]!.content_digest) };
+  const unknown: Identity = { provider_id: p.providerName(), frame_id: `cgp-conformance-unknown-${randomBytes(6).toString('hex')}`, content_digest: randomDigest() };
+  // the never-valid ones first: a provider echoing the first status answers all of them "not valid"
+  const outcome = await verify(p, [altered, unknown, ...valid], `a verify mixing ${valid.length} served, 1 altered and 1 unknown identit${valid.length === 1 ? 'y' : 'ies'}`);
+  if (!outcome) return;
+  for (const id of valid) {
+    p.ledger.witness('V3');
+    const status = statusOf(outcome, id);
+    if (status !== 'valid') {
+      p.ledger.add([violation('V3', '/response/verdicts', `in a verify mixing verdicts, frame ${JSON.stringify(id.frame_id)} served moments ago with ${id.content_digest} is answered ${status}; required valid (each verdict answers its own identity)`)]);
+    }
+  }
+  for (const [id, what] of [[altered, 'with an altered digest'], [unknown, 'never served']] as const) {
+    p.ledger.witness('V3');
+    if (statusOf(outcome, id) === 'valid') {
+      p.ledger.add([violation('V3', '/response/verdicts', `in a verify mixing verdicts, frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid`)]);
+    }
+  }
+}
+
+/** The provider_id a foreign identity carries: the public reference host's own local label for a provider. */
+export const FOREIGN_PROVIDER_ID = 'provider-under-test';
+
+/**
+ * S6.5.2-provider-id (docs/interpretations.md §32): identities the target served moments ago, but naming
+ * another provider (a host's local label instead of the declared provider.name). The triple is another
+ * frame's identity: `unknown` (or gone/stale) is right; vouching `valid` is a warning — it is harmless to
+ * the host that mislabelled, but it certifies a frame identity this provider never served.
+ */
+export async function verifyForeignIdentity(p: ScenarioProbe): Promise<void> {
+  const served = await servedIdentities(p);
+  if (served.length === 0) {
+    p.ledger.unwitnessedBecause('S6.5.2-provider-id', 'no frame the target served carries a well-formed content_digest to verify');
+    return;
+  }
+  const name = p.providerName();
+  const foreign = name === FOREIGN_PROVIDER_ID ? `${FOREIGN_PROVIDER_ID}-2` : FOREIGN_PROVIDER_ID;
+  const ids = served.slice(0, 2).map((id) => ({ ...id, provider_id: foreign }));
+  const outcome = await verify(p, ids, `a verify of ${ids.length} served frame(s) named under provider_id ${JSON.stringify(foreign)}`);
+  if (!outcome) return;
+  for (const id of ids) {
+    p.ledger.witness('S6.5.2-provider-id');
+    if (statusOf(outcome, id) === 'valid') {
+      p.ledger.add([
+        warning('S6.5.2-provider-id', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} named under provider_id ${JSON.stringify(foreign)} — not this provider's declared name ${JSON.stringify(name)} — is answered valid; the identity (provider id, frame id, content_digest) names another provider's frame (expected unknown)`),
+      ]);
+    }
+  }
+}
+
 /** V3 (no rubber stamp) + V4: a well-formed different digest is never valid; stale carries the served digest. */
 export async function verifyAltered(p: ScenarioProbe): Promise<void> {
   const served = await servedIdentities(p);
