@@ -126,6 +126,10 @@ When('the harness queries anchored on a relation target with max_frames {int}', 
   await this.run(() => q.queryAnchored(this.p, 'one-hop', frames));
 });
 
+When("the harness queries anchored on a relation target that is no frame's uri with max_frames {int}", async function (this: ProviderWorld, frames: number) {
+  await this.run(() => q.queryAnchored(this.p, 'one-hop-dangling', frames));
+});
+
 When('the harness queries with an embedding of the wrong length', async function (this: ProviderWorld) {
   await this.run(() => q.queryEmbedding(this.p, 'wrong'));
 });

@@ -281,6 +281,11 @@ export const MISBEHAVIOURS = [
     description: 'when anchors are given, drops the anchored frames instead of ranking them first',
   },
   {
+    mode: 'one-hop-via-nodes',
+    breaks: ['G4'],
+    description: 'honours an anchor only when it is some frame\'s own uri (follows relations to nodes it serves); an anchor that is only a relation target is ignored',
+  },
+  {
     mode: 'anchors-no-effect',
     breaks: ['G4'],
     description:

@@ -21,6 +21,16 @@ export const QUERY_MODES = {
       rank: (frames, q) => rank(q.anchors.length === 0 ? frames : frames.filter((f) => !isAnchored(f, q.anchors)), q),
     },
   },
+  'one-hop-via-nodes': {
+    // follows a relation only when its target is a node it serves (some frame's own uri)
+    stages: {
+      rank: (frames, q) => {
+        const nodes = new Set(frames.map((f) => f.uri));
+        const anchors = q.anchors.filter((a) => nodes.has(a));
+        return rank(frames, { ...q, anchors });
+      },
+    },
+  },
   'anchors-no-effect': { query: (q) => ({ ...q, anchors: [] }) },
   'ignore-as-of': {
     query: (q) => {

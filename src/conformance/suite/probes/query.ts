@@ -213,7 +213,12 @@ export async function queryAsOfPins(p: ScenarioProbe): Promise<void> {
 
 // ── anchors (G3, G4, S5-anchor-boost) ──────────────────────────────────────────────────────────
 
-export type AnchorHop = 'zero-hop' | 'one-hop';
+/**
+ * zero-hop: a frame's own uri; one-hop: a relation target; one-hop-dangling: a relation target that is NO
+ * served frame's uri (G4 compares strings: "any of its relations[].target_uri" — the target need not be a
+ * node the provider serves).
+ */
+export type AnchorHop = 'zero-hop' | 'one-hop' | 'one-hop-dangling';
 
 /**
  * An anchor URI taken from what the target serves, chosen (lowest-ranked first) so that the unanchored
@@ -223,10 +228,15 @@ async function chooseAnchor(p: ScenarioProbe, hop: AnchorHop): Promise<string | 
   const base = await p.baseline();
   const top = base.frames[0];
   const candidates: string[] = [];
+  const frameUris = new Set(base.frames.map((f) => f.uri).filter((u): u is string => typeof u === 'string'));
   for (const f of [...base.frames].reverse()) {
     if (hop === 'zero-hop' && typeof f.uri === 'string' && f.uri !== '') candidates.push(f.uri);
-    if (hop === 'one-hop' && Array.isArray(f.relations)) {
-      for (const r of f.relations) if (isJsonObject(r) && typeof r.target_uri === 'string' && r.target_uri !== '') candidates.push(r.target_uri);
+    if (hop !== 'zero-hop' && Array.isArray(f.relations)) {
+      for (const r of f.relations) {
+        if (!isJsonObject(r) || typeof r.target_uri !== 'string' || r.target_uri === '') continue;
+        if (hop === 'one-hop-dangling' && frameUris.has(r.target_uri)) continue;
+        candidates.push(r.target_uri);
+      }
     }
   }
   const distinguishing = candidates.find((a) => top === undefined || !isAnchoredBy(top, [a]));
@@ -246,7 +256,7 @@ export async function queryAnchored(p: ScenarioProbe, hop: AnchorHop, maxFrames:
   const ruleIds = p.ids.filter((id) => ['G3', 'G4', 'S5-anchor-boost'].includes(id));
   const anchor = await chooseAnchor(p, hop);
   if (anchor === undefined) {
-    const what = hop === 'zero-hop' ? 'no frame carries a uri' : 'no frame carries a relation';
+    const what = hop === 'zero-hop' ? 'no frame carries a uri' : hop === 'one-hop' ? 'no frame carries a relation' : 'no relation target is other than some served frame\'s uri';
     for (const id of ruleIds) p.ledger.unwitnessedBecause(id, `${what} in the unanchored answer, so there is no ${hop} anchor to probe with`);
     if (hop === 'one-hop' && p.capabilities().graph === true) {
       p.ledger.add([warning('G3', '/result/frames', 'the target declares capabilities.graph but none of the frames it served carries a relation: there is nothing to boost')]);
