@@ -286,6 +286,11 @@ export const MISBEHAVIOURS = [
     description: 'honours an anchor only when it is some frame\'s own uri (follows relations to nodes it serves); an anchor that is only a relation target is ignored',
   },
   {
+    mode: 'reject-fractional-as-of',
+    breaks: ['S6.1-as-of'],
+    description: 'answers a query whose as_of has fractional seconds (2026-06-30T23:59:59.5Z, F4-grammatical) with bad_request',
+  },
+  {
     mode: 'anchors-no-effect',
     breaks: ['G4'],
     description:

@@ -82,6 +82,7 @@ export const STEPS: readonly Step[] = [
   // a relation target that is no frame's own uri (one hop only)
   { name: 'anchors-dangling', input: queryEnvelope('q-anchors-dangling', { anchors: [SYMBOL_ANCHOR], max_frames: 1 }) },
   { name: 'as-of', input: queryEnvelope('q-as-of', { as_of: AS_OF }) },
+  { name: 'as-of-fraction', input: queryEnvelope('q-as-of-fraction', { as_of: '2026-06-30T23:59:59.5Z' }) },
   { name: 'embedding', input: queryEnvelope('q-embedding', { embedding: [0.5, -0.1, 0.2, 0, 0.3, -0.4, 0.1, 0.6] }) },
   { name: 'bad-embedding', input: queryEnvelope('q-bad-embedding', { embedding: [0] }) },
   { name: 'compact', input: queryEnvelope('q-compact', { representation_preferences: ['compact'] }) },
@@ -236,6 +237,15 @@ export function violations(t: Transcript): Map<string, string[]> {
     const started = compareProtocolTimestamps(f.valid_from, AS_OF);
     const ended = compareProtocolTimestamps(f.valid_to, AS_OF);
     if ((started !== undefined && started > 0) || (ended !== undefined && ended < 0)) add('S6.1-as-of', `${String(f.id)} not valid at the pin`);
+  }
+
+  // F4 profile: an as_of with fractional seconds is a grammatical pin, answered and honoured.
+  const fraction = '2026-06-30T23:59:59.5Z';
+  const fractional = framesOf(t, 'as-of-fraction');
+  if (!fractional) add('S6.1-as-of', `as_of ${fraction} (fractional seconds) not answered with frames`);
+  for (const f of fractional ?? []) {
+    const ended = compareProtocolTimestamps(f.valid_to, fraction);
+    if (ended !== undefined && ended < 0) add('S6.1-as-of', `${String(f.id)} expired before the fractional pin`);
   }
 
   // E1: a vector of the wrong length is refused with bad_request.

@@ -31,6 +31,14 @@ export const QUERY_MODES = {
       },
     },
   },
+  'reject-fractional-as-of': {
+    // refuses an as_of with fractional seconds (the F4 profile allows "(.f+)?")
+    beforeQuery: (ctx) => {
+      const q = ctx.request?.query;
+      if (!isJsonObject(q) || typeof q.as_of !== 'string' || !q.as_of.includes('.')) return undefined;
+      return { envelopes: [errorEnvelope('bad_request', `as_of ${q.as_of} is not a timestamp`, correlationIdOf(ctx.request))] };
+    },
+  },
   'anchors-no-effect': { query: (q) => ({ ...q, anchors: [] }) },
   'ignore-as-of': {
     query: (q) => {

@@ -206,6 +206,22 @@ export async function queryAsOfPins(p: ScenarioProbe): Promise<void> {
     excludable += n;
     p.ledger.witness('S6.1-as-of', n);
   }
+  // F4 profile edge: YYYY-MM-DDTHH:MM:SS(.f+)?Z admits fractional seconds. Half a second after a validity end is
+  // a grammatical pin that still excludes the frame: it is answered, and honoured, like any other pin.
+  const ended = base.frames.find((f) => isProtocolTimestamp(f.valid_to) && typeof f.valid_to === 'string' && !f.valid_to.includes('.'));
+  if (ended && typeof ended.valid_to === 'string') {
+    const pin = ended.valid_to.replace(/Z$/, '.5Z');
+    const envelope: JsonObject = { type: 'query', query: probeQuery({ ...GENEROUS, as_of: pin }) };
+    if (p.correlation()) envelope.id = p.nextId();
+    const reply = await p.exchange(envelope, `a query with as_of ${pin} (fractional seconds, F4 profile)`);
+    if (reply.type === 'frames') {
+      excludable += 1;
+      p.ledger.witness('S6.1-as-of');
+    } else {
+      const seen = reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
+      p.ledger.add([warning('S6.1-as-of', '/query/as_of', `as_of ${pin} — grammatical under the F4 profile (fractional seconds allowed) — was answered with ${seen}; as_of pins retrieval to an instant`)]);
+    }
+  }
   if (excludable === 0) {
     p.ledger.unwitnessedBecause('S6.1-as-of', 'no frame the target serves carries a valid_from/valid_to that an as_of pin could exclude');
   }
