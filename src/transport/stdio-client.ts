@@ -567,7 +567,9 @@ export class StdioConnection {
       else reader.reject(item.error);
       return;
     }
-    if (this.correlated.size > 0) {
+    // A line that is not an envelope answers no request: it stays queued for the framing checks instead of
+    // failing every correlated request in flight (resynchronise by id).
+    if (this.correlated.size > 0 && !(!item.ok && isLineFramingError(item.error))) {
       const err = item.ok ? new CorrelationError(item.envelope.id, [...this.correlated.keys()], item.envelope) : item.error;
       this.failCorrelated(err);
       return;

@@ -375,10 +375,11 @@ const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
 let buf = '';
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
+  // record BEFORE forwarding: the host may read the record as soon as it has parsed the line
   buf += chunk;
   let i;
   while ((i = buf.indexOf('\n')) >= 0) { appendFileSync(record, buf.slice(0, i) + '\n'); buf = buf.slice(i + 1); }
+  process.stdout.write(chunk);
 });
 process.stdin.pipe(child.stdin);
 child.stdin.on('error', () => {});
