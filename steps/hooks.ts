@@ -26,7 +26,7 @@ Before({ tags: '@provider', name: 'provider scenario setup' }, async function (t
   const tags = pickle.tags.map((t) => t.name);
   try {
     const runtime = runtimeFor(this.parameters as { runId?: unknown; config?: unknown });
-    this.probe = new ScenarioProbe(runtime, tags);
+    this.probe = new ScenarioProbe(runtime, tags, pickle.name);
     if (!targetAttached.has(runtime)) {
       targetAttached.add(runtime);
       let first;
@@ -64,6 +64,12 @@ Before({ tags: '@provider', name: 'provider scenario setup' }, async function (t
 After({ tags: '@provider', name: 'close fresh connections' }, async function (this: ProviderWorld) {
   const probe = this.probe;
   if (!probe) return;
+  // Findings observed for ids other than the ones the verdict judged (or before a step failed): their own ids.
+  try {
+    for (const f of probe.unreportedFindings()) this.attachFinding(f);
+  } catch (err) {
+    if (!(err instanceof HarnessError)) throw err;
+  }
   if (probe.notes.length > 0) this.log(probe.notes.join('\n'));
   const transcript = probe.transcript();
   if (transcript.length > 0) this.attach(encodeTranscript(transcript), TRANSCRIPT_MEDIA_TYPE);

@@ -126,6 +126,10 @@ When('the harness queries anchored on a relation target with max_frames {int}', 
   await this.run(() => q.queryAnchored(this.p, 'one-hop', frames));
 });
 
+When("the harness queries anchored on a relation target that is no frame's uri with max_frames {int}", async function (this: ProviderWorld, frames: number) {
+  await this.run(() => q.queryAnchored(this.p, 'one-hop-dangling', frames));
+});
+
 When('the harness queries with an embedding of the wrong length', async function (this: ProviderWorld) {
   await this.run(() => q.queryEmbedding(this.p, 'wrong'));
 });
@@ -146,6 +150,10 @@ When('the harness re-reads the bytes every file provenance link addresses', asyn
 
 When('the harness sends a query carrying an id', async function (this: ProviderWorld) {
   await this.run(() => corr.correlatedQuery(this.p));
+});
+
+When('the harness sends a query carrying an id with unusual characters', async function (this: ProviderWorld) {
+  await this.run(() => corr.unusualIdQuery(this.p));
 });
 
 When('the harness sends a malformed query carrying an id', async function (this: ProviderWorld) {
@@ -172,6 +180,14 @@ When('the harness verifies the identities it was just served', async function (t
 
 When('the harness verifies the identities it serves, with altered digests', async function (this: ProviderWorld) {
   await this.run(() => verify.verifyAltered(this.p));
+});
+
+When('the harness verifies served, altered and unknown identities in one request', async function (this: ProviderWorld) {
+  await this.run(() => verify.verifyMixed(this.p));
+});
+
+When('the harness verifies frames it was served, named under another provider id', async function (this: ProviderWorld) {
+  await this.run(() => verify.verifyForeignIdentity(this.p));
 });
 
 When('the harness verifies frame ids the target never served', async function (this: ProviderWorld) {
@@ -203,7 +219,10 @@ Then('{ids} is/are satisfied', async function (this: ProviderWorld, ids: string[
   await this.run(() => {
     const verdict = this.p.verdict(ids);
     const findings = verdict.status === 'failed' ? [...verdict.errors, ...verdict.warnings] : verdict.warnings;
-    for (const f of findings) this.attachFinding(f);
+    for (const f of findings) {
+      this.attachFinding(f);
+      this.p.markReported(f);
+    }
     if (verdict.status === 'failed') throw new ConformanceFailure(verdict.message);
     if (verdict.status === 'not-applicable') {
       this.attach(JSON.stringify({ not_applicable: verdict.reason }), APPLICABILITY_MEDIA_TYPE);

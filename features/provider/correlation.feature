@@ -10,6 +10,12 @@ Feature: Correlation (§3.2, H4)
     Then H4 is satisfied
 
   @H4 @needs-correlation
+  Scenario: An id with non-ASCII, quote, backslash and line-separator characters is echoed byte for byte
+    Given the provider under test has answered the handshake
+    When the harness sends a query carrying an id with unusual characters
+    Then H4 is satisfied
+
+  @H4 @needs-correlation
   Scenario: A refused query's id is echoed on the error
     Given the provider under test has answered the handshake
     When the harness sends a malformed query carrying an id

@@ -16,6 +16,12 @@ Feature: Graph anchors (§8, G3, G4)
     Then G4 is satisfied
 
   @G4 @needs-graph
+  Scenario: Anchored at one hop on a target that is no frame's own uri, a max_frames 1 answer is an anchored frame
+    Given the provider under test has answered the handshake
+    When the harness queries anchored on a relation target that is no frame's uri with max_frames 1
+    Then G4 is satisfied
+
+  @G4 @needs-graph
   Scenario: Anchored frames are returned, and ranked above unanchored ones
     Given the provider under test has answered the handshake
     When the harness queries anchored on a frame's own uri with max_frames 64

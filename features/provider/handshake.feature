@@ -23,6 +23,7 @@ Feature: Handshake, versioning and data flow (§3, §4)
     Examples:
       | version                |
       | contextgraph/1.9       |
+      | contextgraph/1.10      |
       | contextgraph/1.0-draft |
 
   @H3

@@ -31,11 +31,11 @@ Feature: Robustness and the wire (§2, §11, §13)
     When the harness sends a request of an unknown type
     Then S2.1-unknown-type is satisfied
 
-  @S2.1-no-newline @needs-stdio
+  @S2.1-no-newline @S2-wire-shape @needs-stdio
   Scenario: Every line the provider writes is exactly one envelope
     Given a fresh connection to the provider under test
     When the harness makes the target write every kind of envelope
-    Then S2.1-no-newline is satisfied
+    Then S2.1-no-newline and S2-wire-shape are satisfied
 
   @S2-wire-shape
   Scenario: Every reply conforms to the interop wire schema

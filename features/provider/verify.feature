@@ -32,6 +32,18 @@ Feature: Verification (§9)
     When the harness verifies frame ids the target has retired
     Then V3 is satisfied
 
+  @V3 @needs-verify
+  Scenario: One verify mixing a served identity, an altered digest and an unknown id gets a verdict for each
+    Given the provider under test has answered the handshake
+    When the harness verifies served, altered and unknown identities in one request
+    Then V3 is satisfied
+
+  @S6.5.2-provider-id @needs-verify
+  Scenario: An identity naming another provider is not vouched for (provider_id is the declared provider.name)
+    Given the provider under test has answered the handshake
+    When the harness verifies frames it was served, named under another provider id
+    Then S6.5.2-provider-id is satisfied
+
   @V4 @needs-verify
   Scenario: A stale verdict's replacement_digest is the current digest, never a body
     Given the provider under test has answered the handshake

@@ -14,6 +14,41 @@ export interface LocatedFinding extends Finding {
 
 export interface LintOptions {
   profile: SchemaProfile;
+  /** Cross-message checks (a frames reply against its query, F11 identities against the ack's provider.name). */
+  mode?: StreamMode;
+}
+
+/**
+ * How a message stream is read. `session`: one connection's exchange — at most one handshake and at most one
+ * handshake_ack, the ack after the handshake — so a frames reply is checked against the query it answers and
+ * identities against the ack's provider.name. `independent`: anything else (a corpus of vectors, several
+ * sessions concatenated): each message is checked alone, because correlating unrelated lines by id or by
+ * position invents requirements (a false Q1 on a vector corpus).
+ */
+export type StreamMode = 'session' | 'independent';
+
+export interface StreamModeVerdict {
+  mode: StreamMode;
+  reason: string;
+}
+
+export function detectStreamMode(items: readonly MessageItem[]): StreamModeVerdict {
+  let handshakes = 0;
+  let acks = 0;
+  let ackBeforeHandshake = false;
+  for (const item of items) {
+    const v = item.value;
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+    const type = (v as Record<string, unknown>).type;
+    if (type === 'handshake') handshakes++;
+    if (type === 'handshake_ack') {
+      acks++;
+      if (handshakes === 0) ackBeforeHandshake = true;
+    }
+  }
+  if (handshakes > 1 || acks > 1) return { mode: 'independent', reason: `${handshakes} handshake(s) and ${acks} handshake_ack(s): not one session` };
+  if (ackBeforeHandshake) return { mode: 'independent', reason: 'a handshake_ack precedes any handshake: not one session' };
+  return { mode: 'session', reason: handshakes === 1 ? 'one handshake opens the stream' : 'no handshake: read as one session fragment' };
 }
 
 type MessageKind = 'envelope' | 'record' | 'unknown';
@@ -52,6 +87,7 @@ class StreamContext {
 
 export function lintMessages(items: readonly MessageItem[], options: LintOptions): LocatedFinding[] {
   const out: LocatedFinding[] = [];
+  const session = (options.mode ?? detectStreamMode(items).mode) === 'session';
   const ctx = new StreamContext();
   for (const item of items) {
     const found: LocatedFinding[] = [];
@@ -79,11 +115,11 @@ export function lintMessages(items: readonly MessageItem[], options: LintOptions
       for (const issue of validateEnvelope(value, options.profile)) {
         found.push(at({ id: issue.id, severity: 'error', pointer: issue.pointer, message: issue.message }, 'schema'));
       }
-      const query = envelope.type === 'frames' ? ctx.queryFor(envelope) : undefined;
-      for (const f of checkEnvelope(value, '', { query: query as never, providerName: ctx.providerName })) {
+      const query = session && envelope.type === 'frames' ? ctx.queryFor(envelope) : undefined;
+      for (const f of checkEnvelope(value, '', session ? { query: query as never, providerName: ctx.providerName } : {})) {
         found.push(at(f, 'protocol'));
       }
-      ctx.observe(envelope);
+      if (session) ctx.observe(envelope);
     } else if (kind === 'record') {
       for (const issue of validateRecord(value, options.profile)) {
         found.push(at({ id: issue.id, severity: 'error', pointer: issue.pointer, message: issue.message }, 'schema'));

@@ -199,7 +199,10 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     await closeRuntime();
     await runtime.close();
   }
-  return { success: ran.success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary: ran.summary };
+  // A finding counts for its own id wherever it was observed: a MUST violated in a reply that a scenario
+  // tagged for another id received fails the run even though that scenario's own ids were satisfied.
+  const success = ran.success && !ran.summary.ids.some((i) => i.status === 'failed');
+  return { success, ran: true, neverAnswered: false, messagesPath, junitPath, config, summary: ran.summary };
 }
 
 /**

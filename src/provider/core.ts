@@ -59,6 +59,11 @@ export interface ProviderOptions {
    * frames, which §6.4.1 permits an in-process provider (MAY) and discourages over a transport.
    */
   inProcess?: boolean;
+  /**
+   * Hooks to apply instead of a named mode (the suite's own tests script a peer with them; a user never
+   * reaches this). Ignored when `misbehave` is given.
+   */
+  hooks?: Hooks;
 }
 
 export interface Provider {
@@ -152,7 +157,7 @@ function isPayloadBearing(envelope: JsonObject): boolean {
 export function createProvider(opts: ProviderOptions = {}): Provider {
   const mode = opts.misbehave;
   if (mode !== undefined && !isMisbehaviourMode(mode)) throw new UnknownMisbehaviourError(mode);
-  const hooks: Hooks = mode === undefined ? {} : MISBEHAVIOUR_HOOKS[mode];
+  const hooks: Hooks = mode === undefined ? (opts.hooks ?? {}) : MISBEHAVIOUR_HOOKS[mode];
   const stages: Stages = { ...HONEST_STAGES, ...hooks.stages };
   const corpus = opts.corpus ?? loadCorpus(opts.root);
   const signing = providerSigning(corpus);

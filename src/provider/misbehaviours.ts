@@ -20,12 +20,19 @@ export interface Misbehaviour {
   exercises?: readonly string[];
   /** Why no normative id can be named (DESIGN: a behaviour with no normative basis is no finding). */
   unbacked?: string;
+  /** Ids whose scenarios the red team also runs for this mode: the defect shows only in their replies. */
+  alsoRuns?: readonly string[];
   /** What the provider does wrong, and where it shows. */
   description: string;
 }
 
 export const MISBEHAVIOURS = [
   // ── handshake (H1–H3) and data flow (C5, U3) ─────────────────────────────────────────────────
+  {
+    mode: 'single-digit-minor',
+    breaks: ['H1'],
+    description: 'refuses a contextgraph/1.10 handshake with incompatible_version (reads the minor as one digit; §3.1 minor = 1*DIGIT)',
+  },
   {
     mode: 'bad-version',
     breaks: ['H1'],
@@ -43,7 +50,8 @@ export const MISBEHAVIOURS = [
   },
   {
     mode: 'accept-foreign-handshake',
-    breaks: ['H3'],
+    // the 1.0 ack is not in the 2.0 host's family: H1 too (the H3 scenario credits it)
+    breaks: ['H3', 'H1'],
     description: 'answers a contextgraph/2.0 handshake with a normal contextgraph/1.0 handshake_ack instead of error incompatible_version',
   },
   {
@@ -75,6 +83,11 @@ export const MISBEHAVIOURS = [
   },
   // ── correlation (H4) ─────────────────────────────────────────────────────────────────────────
   {
+    mode: 'ascii-correlation-id',
+    breaks: ['H4'],
+    description: 'echoes a request id with its non-ASCII characters replaced by "?" (ids are opaque strings, echoed verbatim)',
+  },
+  {
     mode: 'drop-correlation-id',
     breaks: ['H4'],
     description: 'answers queries with frames envelopes that omit the request id (errors still echo it)',
@@ -99,6 +112,23 @@ export const MISBEHAVIOURS = [
     mode: 'bad-score',
     breaks: ['F1'],
     description: 'first frame of every answer has score 1.5',
+  },
+  {
+    mode: 'anchored-over-budget',
+    breaks: ['B4'],
+    alsoRuns: ['G4'],
+    description: 'ignores max_frames when the query carries anchors (every frame twice); only the anchored G4 probes see it, B4 is credited there',
+  },
+  {
+    mode: 'empty-kinds-nothing',
+    breaks: ['Q1'],
+    description: 'answers kinds: [] ("any kind", §5.2) with zero frames while serving each kind when it is named',
+  },
+  {
+    mode: 'bad-score-on-anchored',
+    breaks: ['F1'],
+    alsoRuns: ['G4'],
+    description: 'every frame of an answer to a query with non-empty anchors has score 1.5 (only the anchored G4 probes see it; F1 is credited there)',
   },
   {
     mode: 'negative-score',
@@ -251,6 +281,16 @@ export const MISBEHAVIOURS = [
     description: 'when anchors are given, drops the anchored frames instead of ranking them first',
   },
   {
+    mode: 'one-hop-via-nodes',
+    breaks: ['G4'],
+    description: 'honours an anchor only when it is some frame\'s own uri (follows relations to nodes it serves); an anchor that is only a relation target is ignored',
+  },
+  {
+    mode: 'reject-fractional-as-of',
+    breaks: ['S6.1-as-of'],
+    description: 'answers a query whose as_of has fractional seconds (2026-06-30T23:59:59.5Z, F4-grammatical) with bad_request',
+  },
+  {
     mode: 'anchors-no-effect',
     breaks: ['G4'],
     description:
@@ -292,6 +332,16 @@ export const MISBEHAVIOURS = [
     description: 'a wrongly sized query vector is zero-padded or cut to 8 dimensions and used for scoring instead of bad_request',
   },
   // ── verify (V2–V4) ───────────────────────────────────────────────────────────────────────────
+  {
+    mode: 'vouch-foreign-provider-id',
+    breaks: ['S6.5.2-provider-id'],
+    description: 'answers valid for a served frame named under another provider_id (e.g. a host\'s local label); docs/interpretations.md §32',
+  },
+  {
+    mode: 'verify-uniform-verdict',
+    breaks: ['V3'],
+    description: 'answers every identity of one verify with the status of the first (right whenever a request is homogeneous; a mixed request shows it)',
+  },
   {
     mode: 'rubber-stamp-verify',
     breaks: ['V3'],

@@ -222,6 +222,18 @@ function prune(errors: ErrorLike[], doc: SchemaNode): ErrorLike[] {
   return errors.filter((e) => !drop.has(e));
 }
 
+/** True when the provenance link owning `pointer` (the link itself, or its digest member) has type "file". */
+function provenanceIsFile(value: unknown, pointer: string): boolean {
+  const linkPointer = /\/provenance\/[0-9]+$/.test(pointer) ? pointer : pointer.replace(/\/[^/]*$/, '');
+  let link: unknown;
+  try {
+    link = resolvePointer(value, linkPointer);
+  } catch {
+    return true;
+  }
+  return typeof link !== 'object' || link === null || (link as { type?: unknown }).type === 'file';
+}
+
 function toIssue(e: ErrorLike, doc: SchemaNode, value: unknown): SchemaIssue {
   const base = e.instancePath;
   const p = e.params ?? {};
@@ -235,7 +247,10 @@ function toIssue(e: ErrorLike, doc: SchemaNode, value: unknown): SchemaIssue {
   // The schema node that owns the failing keyword ("false schema" names the boolean subschema itself).
   const ownerPath = e.keyword === 'false schema' ? e.schemaPath.replace(/\/false schema$/, '') : parentPath(e.schemaPath);
   const anchored = anchorAt(doc, ownerPath);
-  const id = anchored?.id ?? (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties' ? AUTHORING_STRICT_ID : WIRE_SHAPE_ID);
+  let id = anchored?.id ?? (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties' ? AUTHORING_STRICT_ID : WIRE_SHAPE_ID);
+  // F5 binds provenance of type "file" only ("Only file provenance is held to F5", §6.2): the digest
+  // pattern on any other link is the schema's wire shape, S2-wire-shape.
+  if (id === 'F5' && !provenanceIsFile(value, base)) id = WIRE_SHAPE_ID;
   const rule = anchored && typeof anchored.node.description === 'string' && (e.keyword === 'required' || e.keyword === 'false schema' || anchored.node.if !== undefined) ? ` (${anchored.node.description})` : '';
   const schemaPath = e.keyword === 'false schema' ? ownerPath : e.schemaPath;
   let seen: unknown;

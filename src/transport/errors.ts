@@ -86,6 +86,15 @@ export class EofMidLineError extends TransportError {
   }
 }
 
+/** What a request was, for a timeout message: `query id "q-3"`, `handshake contextgraph/2.0`. */
+export function describeOutstanding(envelope: unknown): string {
+  if (envelope === null || typeof envelope !== 'object') return 'a request';
+  const e = envelope as Record<string, unknown>;
+  const type = typeof e.type === 'string' ? e.type : 'an envelope';
+  if (type === 'handshake') return `handshake ${typeof e.protocol_version === 'string' ? e.protocol_version : ''}`.trim();
+  return typeof e.id === 'string' ? `${type} id ${JSON.stringify(e.id)}` : `${type} (no id)`;
+}
+
 export type TimeoutWhat = 'handshake' | 'request' | 'read' | 'write' | 'shutdown';
 
 /** A bounded wait expired. `failFast` marks a read refused because the target already stalled earlier. */

@@ -18,6 +18,7 @@ import {
   clip,
   type PeerExit,
   type TimeoutWhat,
+  describeOutstanding,
 } from './errors.js';
 import { LineSplitter, encodeLine, parseEnvelopeLine, type EofMidLinePolicy, type LineItem, type RawEnvelope } from './ndjson.js';
 import { Transcript, type TranscriptEntry } from './transcript.js';
@@ -82,6 +83,11 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
+/** A failure of ONE inbound line (the stream goes on): not an envelope, not UTF-8, over the line cap. */
+export function isLineFramingError(err: TransportError): boolean {
+  return err.code === 'not_an_envelope' || err.code === 'invalid_utf8' || err.code === 'line_too_long';
+}
+
 /** The default child environment: PATH and HOME only (when set), plus `extra`. */
 export function minimalEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
@@ -140,6 +146,8 @@ export class StdioConnection {
   private paused = false;
   private lock: Promise<void> = Promise.resolve();
   private unterminatedFinal = false;
+  /** Bytes read from the child's stdout so far. */
+  private inboundBytes = 0;
 
   private constructor(child: ChildProcess, program: string, args: readonly string[], opts: StdioSpawnOptions) {
     this.child = child;
@@ -171,7 +179,10 @@ export class StdioConnection {
     child.stdin?.on('error', (err) => {
       this.stdinError = err;
     });
-    child.stdout?.on('data', (chunk: Buffer) => this.onItems(this.splitter.pushItems(chunk)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.inboundBytes += chunk.length;
+      this.onItems(this.splitter.pushItems(chunk));
+    });
     child.stdout?.on('end', () => this.onStdoutEnd(null));
     child.stdout?.on('error', (err) => this.onStdoutEnd(err));
   }
@@ -228,6 +239,18 @@ export class StdioConnection {
     return this.unterminatedFinal;
   }
 
+  /** Bytes read from the child's stdout so far, and how many of them are an unfinished line (no newline yet). */
+  get received(): { bytes: number; pendingLineBytes: number } {
+    return { bytes: this.inboundBytes, pendingLineBytes: this.splitter.pendingBytes };
+  }
+
+  /** "98 bytes received on this connection, the last 98 with no newline" — for timeout messages. */
+  describeReceived(): string {
+    const { bytes, pendingLineBytes } = this.received;
+    if (bytes === 0) return 'no byte received on this connection';
+    return `${bytes} byte${bytes === 1 ? '' : 's'} received on this connection${pendingLineBytes > 0 ? `, the last ${pendingLineBytes} with no newline` : ', every line complete'}`;
+  }
+
   /** The last bytes (≤ 64 KiB by default) the child wrote to stderr, lossily decoded. */
   stderrTail(): string {
     return this.stderr.text();
@@ -271,14 +294,31 @@ export class StdioConnection {
     return this.read(windowMs, 'read', true);
   }
 
-  /** Lock-step round trip: send, then read the next envelope; both within `timeoutMs`. Serialised per connection. */
-  request(envelope: unknown, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS, what: TimeoutWhat = 'request'): Promise<RawEnvelope> {
+  /**
+   * Lock-step round trip: send, then read the next envelope; both within `timeoutMs`. Serialised per connection.
+   * `skip` (optional) is asked about every inbound item before it is taken as the reply: a framing error of one
+   * line, or an envelope that answers something else (a stale reply), can be passed over — the item stays in
+   * the transcript for the framing checks, and the read goes on within the same deadline.
+   */
+  request(envelope: unknown, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS, what: TimeoutWhat = 'request', skip?: (item: RawEnvelope | TransportError) => boolean): Promise<RawEnvelope> {
     return this.locked(async () => {
       this.assertUsable(what, timeoutMs);
       const deadline = Date.now() + timeoutMs;
       await this.send(envelope, timeoutMs);
       // The read gets what is left of the budget; a timeout still reports the caller's bound.
-      return this.read(Math.max(1, deadline - Date.now()), what, false, timeoutMs) as Promise<RawEnvelope>;
+      const outstanding = describeOutstanding(envelope);
+      const startedAt = deadline - timeoutMs;
+      for (;;) {
+        let item: RawEnvelope | TransportError;
+        try {
+          item = (await this.read(Math.max(1, deadline - Date.now()), what, false, timeoutMs, () => `outstanding: ${outstanding}, sent ${Date.now() - startedAt} ms ago`)) as RawEnvelope;
+        } catch (err) {
+          if (skip && err instanceof TransportError && isLineFramingError(err) && skip(err)) continue;
+          throw err;
+        }
+        if (skip && skip(item)) continue;
+        return item;
+      }
     });
   }
 
@@ -312,7 +352,7 @@ export class StdioConnection {
         this.correlated.delete(id);
         this.abandon(id);
         this.markStalled(startedAt);
-        reject(new TimeoutError('request', timeoutMs, { detail: `no reply with id ${JSON.stringify(id)}` }));
+        reject(new TimeoutError('request', timeoutMs, { detail: `outstanding: ${describeOutstanding(envelope)}, sent ${Date.now() - startedAt} ms ago; no reply with id ${JSON.stringify(id)}; ${this.describeReceived()}` }));
       }, timeoutMs);
       this.correlated.set(id, { resolve, reject, timer });
     });
@@ -466,7 +506,7 @@ export class StdioConnection {
     });
   }
 
-  private read(timeoutMs: number, what: TimeoutWhat, silenceOk: boolean, reportMs = timeoutMs): Promise<RawEnvelope | undefined> {
+  private read(timeoutMs: number, what: TimeoutWhat, silenceOk: boolean, reportMs = timeoutMs, context?: () => string): Promise<RawEnvelope | undefined> {
     try {
       this.assertUsable(what, reportMs);
     } catch (err) {
@@ -488,7 +528,12 @@ export class StdioConnection {
           if (i >= 0) this.readers.splice(i, 1);
           if (silenceOk) return resolve(undefined);
           this.markStalled(startedAt);
-          reject(new TimeoutError(what, reportMs, { detail: `no line from ${this.program} (pid ${this.pid})` }));
+          const waited = Date.now() - startedAt;
+          reject(
+            new TimeoutError(what, reportMs, {
+              detail: `${context ? `${context()}; ` : `waited ${waited} ms; `}no complete line from ${this.program} (pid ${this.pid}); ${this.describeReceived()}`,
+            }),
+          );
         }, timeoutMs),
       };
       this.readers.push(reader);
@@ -537,7 +582,9 @@ export class StdioConnection {
       else reader.reject(item.error);
       return;
     }
-    if (this.correlated.size > 0) {
+    // A line that is not an envelope answers no request: it stays queued for the framing checks instead of
+    // failing every correlated request in flight (resynchronise by id).
+    if (this.correlated.size > 0 && !(!item.ok && isLineFramingError(item.error))) {
       const err = item.ok ? new CorrelationError(item.envelope.id, [...this.correlated.keys()], item.envelope) : item.error;
       this.failCorrelated(err);
       return;

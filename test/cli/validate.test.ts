@@ -140,3 +140,47 @@ test('the installed bin runs (dist built by `prepare`, executable)', (t) => {
   const list = spawnSync('dist/src/cli/bin.js', ['provider', '--list-misbehaviours'], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(list.status, 0, list.stderr);
 });
+
+// issue 12: a corpus of independent vectors is not one session — no cross-message check may correlate its lines.
+const CORPUS = [
+  { type: 'handshake', protocol_version: 'contextgraph/1.0' },
+  { type: 'handshake_ack', protocol_version: 'contextgraph/1.0', provider: { name: 'alpha', version: '1', data_flow: { reads: true, writes: false, egress: false } }, capabilities: { query: { kinds: ['doc'] } } },
+  { type: 'query', id: 'q1', query: { goal: 'minimal query vector', kinds: ['doc'], max_frames: 8, max_tokens: 100 } },
+  { type: 'handshake_ack', protocol_version: 'contextgraph/1.0', provider: { name: 'beta', version: '1', data_flow: { reads: true, writes: false, egress: false } }, capabilities: { query: { kinds: ['snippet'] } } },
+  {
+    type: 'frames',
+    id: 'q1',
+    result: {
+      truncated: false,
+      frames: [{ id: 'snip', kind: 'snippet', title: 'a snippet', content: 'abcd', score: 0.5, token_cost: 1, citation_label: 'snippet vector' }],
+    },
+  },
+];
+
+test('validate: a corpus of independent vectors (several acks) runs no cross-message check — no false Q1', () => {
+  const r = cli(['validate', '--json', '-'], CORPUS.map((m) => JSON.stringify(m)).join('\n') + '\n');
+  const report = JSON.parse(r.stdout) as JsonReport & { files: Array<{ mode: { mode: string } }> };
+  assert.deepEqual(pairs(report).filter((p) => p.includes(' Q1 ')), []);
+  assert.equal(report.files[0]!.mode.mode, 'independent');
+  assert.equal(r.code, 0, r.stdout);
+  const text = cli(['validate', '-'], CORPUS.map((m) => JSON.stringify(m)).join('\n') + '\n');
+  assert.match(text.stdout, /independent messages \(cross-message checks skipped\)/);
+});
+
+test('validate: one coherent session keeps its cross-message checks (Q1 against the query answered)', () => {
+  const session = [CORPUS[0], CORPUS[1], CORPUS[2], CORPUS[4]];
+  const r = cli(['validate', '--json', '-'], session.map((m) => JSON.stringify(m)).join('\n') + '\n');
+  const report = JSON.parse(r.stdout) as JsonReport & { files: Array<{ mode: { mode: string } }> };
+  assert.equal(report.files[0]!.mode.mode, 'session');
+  assert.ok(pairs(report).some((p) => p.startsWith('error Q1 ')), pairs(report).join('\n'));
+  assert.equal(r.code, 1);
+});
+
+test('validate: the reference vector file reference-messages.json (three acks) is read as independent messages', (t) => {
+  if (!haveShared) return t.skip(EXTERNAL);
+  const r = cli(['validate', '--json', join(SHARED, 'reference-examples/reference-messages.json')]);
+  const report = JSON.parse(r.stdout) as { files: Array<{ mode: { mode: string; reason: string } }> };
+  assert.equal(report.files[0]!.mode.mode, 'independent', report.files[0]!.mode.reason);
+  const session = cli(['validate', '--json', join(SHARED, 'reference-examples/full-stdio-session.ndjson')]);
+  assert.equal((JSON.parse(session.stdout) as { files: Array<{ mode: { mode: string } }> }).files[0]!.mode.mode, 'session');
+});

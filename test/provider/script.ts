@@ -42,6 +42,9 @@ export function frameUri(id: string): string {
 /** Anchor whose anchored frames (two zero-hop, one one-hop) are not the top-ranked unanchored frame. */
 export const BACKOFF_URI = frameUri('frm_next_delay');
 
+/** A relation target of the corpus that is no frame's own uri (G4 one hop only). */
+export const SYMBOL_ANCHOR = 'symbol:///example-docs/backoff.rs#next_delay';
+
 export function queryEnvelope(id: string, extra: Record<string, unknown> = {}): JsonObject & { type: 'query'; id: string } {
   return { type: 'query', id, query: { ...SAMPLE_QUERY, ...extra } };
 }
@@ -68,12 +71,18 @@ export interface Step {
 export const STEPS: readonly Step[] = [
   { name: 'handshake', input: { type: 'handshake', protocol_version: PROTOCOL_VERSION } },
   { name: 'foreign-handshake', input: { type: 'handshake', protocol_version: 'contextgraph/2.0' } },
+  // §3.1 minor = 1*DIGIT: a two-digit minor is in the family
+  { name: 'handshake-minor-10', input: { type: 'handshake', protocol_version: 'contextgraph/1.10' } },
   { name: 'sample', input: queryEnvelope('q-sample') },
   { name: 'kinds', input: queryEnvelope('q-kinds', { kinds: ['snippet'] }) },
+  { name: 'unusual-id', input: queryEnvelope('q-\u00fc\u00df-"q"-\\-\u2028-\u2603') },
   { name: 'kinds-unserved', input: queryEnvelope('q-kinds-unserved', { kinds: ['fact'] }) },
   { name: 'anchors', input: queryEnvelope('q-anchors', { anchors: [BACKOFF_URI] }) },
   { name: 'anchors-tight', input: queryEnvelope('q-anchors-tight', { anchors: [BACKOFF_URI], max_frames: 1 }) },
+  // a relation target that is no frame's own uri (one hop only)
+  { name: 'anchors-dangling', input: queryEnvelope('q-anchors-dangling', { anchors: [SYMBOL_ANCHOR], max_frames: 1 }) },
   { name: 'as-of', input: queryEnvelope('q-as-of', { as_of: AS_OF }) },
+  { name: 'as-of-fraction', input: queryEnvelope('q-as-of-fraction', { as_of: '2026-06-30T23:59:59.5Z' }) },
   { name: 'embedding', input: queryEnvelope('q-embedding', { embedding: [0.5, -0.1, 0.2, 0, 0.3, -0.4, 0.1, 0.6] }) },
   { name: 'bad-embedding', input: queryEnvelope('q-bad-embedding', { embedding: [0] }) },
   { name: 'compact', input: queryEnvelope('q-compact', { representation_preferences: ['compact'] }) },
@@ -190,6 +199,10 @@ export function violations(t: Transcript): Map<string, string[]> {
 
   // H3: a foreign-family handshake gets the named error, promptly.
   if (!isErrorWith(first(t, 'foreign-handshake'), 'incompatible_version')) add('H3', 'foreign handshake not refused with incompatible_version');
+  // H1 against the host's version: an ack to the 2.0 handshake outside family contextgraph/2, and a 1.10 handshake not acked.
+  const foreignAck = first(t, 'foreign-handshake');
+  if (foreignAck?.type === 'handshake_ack' && !String(foreignAck.protocol_version).startsWith('contextgraph/2.')) add('H1', 'the 2.0 handshake was acked outside family contextgraph/2');
+  if (first(t, 'handshake-minor-10')?.type !== 'handshake_ack') add('H1', 'a contextgraph/1.10 handshake (family contextgraph/1) was not acknowledged');
 
   // H4: every frames/error reply echoes the request id; a verified reply never carries a different one.
   for (const step of STEPS) {
@@ -206,12 +219,16 @@ export function violations(t: Transcript): Map<string, string[]> {
 
   // Q1: a served kind is answered (not refused); frames of other kinds are caught by checkEnvelope.
   if (!framesOf(t, 'kinds')) add('Q1', 'kinds [snippet] not answered with frames');
+  // Q1 "Empty kinds means any kind": the sample (kinds []) is not emptier than a one-kind filter.
+  if ((framesOf(t, 'sample') ?? []).length === 0 && (framesOf(t, 'kinds') ?? []).length > 0) add('Q1', 'kinds [] answered with no frame while kinds [snippet] has frames');
 
   // G4: anchored frames exist and must come back (ranked first); a tight budget keeps one.
   const anchored = framesOf(t, 'anchors');
   if (!anchored || !anchored[0] || !anchoredBy(anchored[0], BACKOFF_URI)) add('G4', 'first frame of the anchored answer is not anchored');
   const tight = framesOf(t, 'anchors-tight');
   if (!tight || !tight.some((f) => anchoredBy(f, BACKOFF_URI))) add('G4', 'tight anchored answer has no anchored frame');
+  const dangling = framesOf(t, 'anchors-dangling');
+  if (!dangling || !dangling.some((f) => anchoredBy(f, SYMBOL_ANCHOR))) add('G4', 'an answer anchored on a relation target that is no frame uri has no anchored frame');
 
   // S6.1-as-of: nothing valid only after the pin, nothing expired before it.
   const pinned = framesOf(t, 'as-of');
@@ -220,6 +237,15 @@ export function violations(t: Transcript): Map<string, string[]> {
     const started = compareProtocolTimestamps(f.valid_from, AS_OF);
     const ended = compareProtocolTimestamps(f.valid_to, AS_OF);
     if ((started !== undefined && started > 0) || (ended !== undefined && ended < 0)) add('S6.1-as-of', `${String(f.id)} not valid at the pin`);
+  }
+
+  // F4 profile: an as_of with fractional seconds is a grammatical pin, answered and honoured.
+  const fraction = '2026-06-30T23:59:59.5Z';
+  const fractional = framesOf(t, 'as-of-fraction');
+  if (!fractional) add('S6.1-as-of', `as_of ${fraction} (fractional seconds) not answered with frames`);
+  for (const f of fractional ?? []) {
+    const ended = compareProtocolTimestamps(f.valid_to, fraction);
+    if (ended !== undefined && ended < 0) add('S6.1-as-of', `${String(f.id)} expired before the fractional pin`);
   }
 
   // E1: a vector of the wrong length is refused with bad_request.
@@ -283,10 +309,11 @@ export function violations(t: Transcript): Map<string, string[]> {
       stale: VERIFY_IDENTITIES.stale,
       gone: VERIFY_IDENTITIES.gone,
       neverKnown: VERIFY_IDENTITIES.neverKnown,
-      otherProvider: VERIFY_IDENTITIES.otherProvider,
     })) {
       if (statusOf(identity) === 'valid') add('V3', `${what} identity answered valid`);
     }
+    // an identity naming another provider: vouching for it is the S6.5.2-provider-id warning (interpretations §32)
+    if (statusOf(VERIFY_IDENTITIES.otherProvider) === 'valid') add('S6.5.2-provider-id', 'an identity naming another provider answered valid');
     const stale = verdicts.find((v) => sameIdentity(v.frame, VERIFY_IDENTITIES.stale));
     const current = corpus.frames[1]!.contentDigest;
     if (stale?.replacement_digest !== undefined && (!isWellFormedDigest(stale.replacement_digest) || stale.replacement_digest !== current)) {

@@ -235,6 +235,15 @@ describe('StdioConnection: correlation (H4)', () => {
     assert.deepEqual(inbound, [...ids].reverse());
   });
 
+  it('a stray non-envelope line while requests are in flight fails none of them; it stays queued as a framing error', async () => {
+    const c = await peer('reverse-stray', ['3']);
+    const ids = ['p1', 'p2', 'p3'];
+    const replies = await Promise.all(ids.map((id, n) => c.requestWithId({ type: 'query', id, n }, 5000)));
+    assert.deepEqual(replies.map((r) => r.id), ids);
+    assert.equal(c.queued, 1);
+    await assert.rejects(c.next(1000), NotAnEnvelopeError);
+  });
+
   it('a reply with an unknown id is a CorrelationError naming H4', async () => {
     const c = await peer('wrong-id');
     await assert.rejects(c.requestWithId({ type: 'query', id: 'q1' }, 5000), (err: unknown) => {

@@ -2,7 +2,7 @@
 // Exit 0: no error (warnings are printed); 1: any error; 2: unreadable input or usage error.
 import type { Command } from 'commander';
 import { readSource, splitMessages, UnreadableInputError } from '../../conformance/read-messages.js';
-import { lintMessages, type LocatedFinding } from '../../conformance/lint-messages.js';
+import { detectStreamMode, lintMessages, type LocatedFinding, type StreamModeVerdict } from '../../conformance/lint-messages.js';
 import type { SchemaProfile } from '../../schema/validate.js';
 
 interface ValidateOptions {
@@ -12,7 +12,8 @@ interface ValidateOptions {
 
 export interface ValidateReport {
   profile: SchemaProfile;
-  files: { source: string; messages: number; findings: LocatedFinding[] }[];
+  /** Per file: which reading ran (session: cross-message checks; independent: each message alone). */
+  files: { source: string; messages: number; mode: StreamModeVerdict; findings: LocatedFinding[] }[];
   summary: { messages: number; errors: number; warnings: number };
 }
 
@@ -20,8 +21,9 @@ export async function runValidate(sources: string[], profile: SchemaProfile): Pr
   const report: ValidateReport = { profile, files: [], summary: { messages: 0, errors: 0, warnings: 0 } };
   for (const source of sources) {
     const items = splitMessages(source, await readSource(source));
-    const findings = lintMessages(items, { profile });
-    report.files.push({ source, messages: items.length, findings });
+    const mode = detectStreamMode(items);
+    const findings = lintMessages(items, { profile, mode: mode.mode });
+    report.files.push({ source, messages: items.length, mode, findings });
     report.summary.messages += items.length;
     for (const f of findings) {
       if (f.severity === 'error') report.summary.errors += 1;
@@ -34,6 +36,9 @@ export async function runValidate(sources: string[], profile: SchemaProfile): Pr
 export function renderValidateText(report: ValidateReport): string {
   const lines: string[] = [];
   for (const file of report.files) {
+    lines.push(
+      `${file.source}: ${file.mode.mode === 'session' ? 'session mode (cross-message checks ran)' : 'independent messages (cross-message checks skipped)'} — ${file.mode.reason}`,
+    );
     for (const f of file.findings) {
       const level = f.severity === 'error' ? 'ERROR' : 'WARN ';
       lines.push(`${f.location}  ${level} ${f.id}  ${f.pointer || '/'}  ${f.message}`);

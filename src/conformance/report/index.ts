@@ -40,6 +40,7 @@ export {
   SMOKE_REPORT_NAME,
   summariseRedTeam,
   tagExpression,
+  modeTags,
   type BaselineEntry,
   type IdVerdict,
   type IdVerdictStatus,

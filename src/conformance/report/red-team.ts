@@ -52,6 +52,17 @@ export interface ManifestEntry {
   exercises?: readonly string[];
   /** Why no normative id can be named for this behaviour (DESIGN: no basis, no finding). */
   unbacked?: string;
+  /**
+   * Ids whose scenarios the mode's run also needs: the defect only shows in replies those scenarios
+   * receive (e.g. a bad score on anchored queries only, seen by the G4 probes), and a finding counts for
+   * its own id wherever it is observed.
+   */
+  alsoRuns?: readonly string[];
+}
+
+/** The scenarios a mode's run selects: those tagged with the ids it breaks, plus any it also needs. */
+export function modeTags(entry: Pick<ManifestEntry, 'breaks' | 'alsoRuns'>): string {
+  return tagExpression([...entry.breaks, ...(entry.alsoRuns ?? [])]);
 }
 
 // ── results ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -153,7 +164,7 @@ export function evaluateMode(
     mode: entry.mode,
     breaks: [...entry.breaks],
     description: entry.description,
-    tags: tagExpression(entry.breaks),
+    tags: modeTags(entry),
   };
   let witnesses: Map<string, WitnessDetail[]>;
   try {
@@ -348,14 +359,14 @@ export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamRep
     : [...options.manifest];
   const manifest = selected.filter((m) => m.breaks.length > 0);
   const fixtures = selected.filter((m) => m.breaks.length === 0);
-  const smokeTags = tagExpression(manifest.flatMap((m) => m.breaks));
+  const smokeTags = tagExpression(manifest.flatMap((m) => [...m.breaks, ...(m.alsoRuns ?? [])]));
 
   type Job = { kind: 'smoke' } | { kind: 'mode'; entry: ManifestEntry };
   const jobs: Job[] = [{ kind: 'smoke' }, ...manifest.map((entry) => ({ kind: 'mode' as const, entry }))];
   const runs = new Map<string, ScenarioResult[] | Error>();
   const run = async (job: Job): Promise<void> => {
     const key = job.kind === 'smoke' ? '' : job.entry.mode;
-    const tags = job.kind === 'smoke' ? smokeTags : tagExpression(job.entry.breaks);
+    const tags = job.kind === 'smoke' ? smokeTags : modeTags(job.entry);
     try {
       const result = await options.runner({
         side,
@@ -402,7 +413,7 @@ export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamRep
         mode: entry.mode,
         breaks: [...entry.breaks],
         description: entry.description,
-        tags: tagExpression(entry.breaks),
+        tags: modeTags(entry),
         verdict: 'error',
         ids: [],
         problem: `the run failed: ${result?.message ?? 'no result'}`,

@@ -260,11 +260,14 @@ export function checkAckExtras(ack: JsonObject, target: TargetSpec): Evidence {
  */
 export function checkLines(lines: readonly InboundLine[], where: string): Evidence {
   const ev = emptyEvidence();
-  count(ev, 'S2.1-no-newline', lines.length);
+  // Each line is examined for the wire shape (one envelope per line); only envelopes witness S2.1-no-newline
+  // (a line of garbage says nothing about newlines inside envelopes: it is an S2-wire-shape violation).
+  count(ev, WIRE_SHAPE, lines.length);
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
     if (line.error === undefined && !(parseEnvelopeLine(line.text) instanceof Error)) {
+      count(ev, 'S2.1-no-newline');
       i++;
       continue;
     }
@@ -283,6 +286,7 @@ export function checkLines(lines: readonly InboundLine[], where: string): Eviden
       }
     }
     if (joined) {
+      count(ev, 'S2.1-no-newline');
       const first = lines[i]!.line;
       const last = lines[joined.end]!.line;
       ev.findings.push(
@@ -305,6 +309,7 @@ export function checkLines(lines: readonly InboundLine[], where: string): Eviden
     );
     i++;
   }
+  if (!ev.witnesses['S2.1-no-newline']) because(ev, 'S2.1-no-newline', 'no line the target wrote was an envelope');
   return ev;
 }
 

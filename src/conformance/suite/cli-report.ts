@@ -147,8 +147,14 @@ export function textReport(result: RunSuiteResult): string {
       }
     }
   }
-  const warnings = s.scenarios.flatMap((sc) => sc.findings.filter((f) => f.severity === 'warning'));
-  if (warnings.length > 0) lines.push('', 'warnings:', ...warnings.map((w) => `  ${w.message}`));
+  // One line per distinct warning (a reply-level warning can be observed by several scenarios).
+  const warnings = [...new Set(s.scenarios.flatMap((sc) => sc.findings.filter((f) => f.severity === 'warning').map((f) => f.message)))];
+  if (warnings.length > 0) lines.push('', 'warnings:', ...warnings.map((w) => `  ${w}`));
+  // MUST violations observed by a scenario that passed its own ids (credited to their id, listed once).
+  const elsewhere = [
+    ...new Set(s.scenarios.filter((sc) => sc.status !== 'failed').flatMap((sc) => sc.findings.filter((f) => f.severity === 'error' && !sc.ids.includes(f.id)).map((f) => f.message))),
+  ];
+  if (elsewhere.length > 0) lines.push('', 'violations observed in replies to other probes:', ...elsewhere.map((m) => `  ${m}`));
   const t = s.totals;
   lines.push(
     '',

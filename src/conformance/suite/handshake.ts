@@ -3,7 +3,6 @@
  * transport error), and judge it — in-family versions must get a handshake_ack in that family, a foreign
  * family must get the named error `incompatible_version`, promptly (never a hang).
  */
-import { checkError } from '../../protocol/envelope-checks.js';
 import { violation, warning, type Finding } from '../../protocol/findings.js';
 import { describeValue, isJsonObject, type JsonObject } from '../../protocol/json-value.js';
 import { majorFamily, PROTOCOL_VERSION, versionsCompatible } from '../../protocol/version.js';
@@ -99,10 +98,10 @@ export function judgeForeign(outcome: HandshakeOutcome, handshakeTimeoutMs: numb
     return ev;
   }
   const reply = outcome.reply;
-  if (reply.type === 'error' && reply.code === 'incompatible_version') {
-    ev.findings.push(...checkError(reply).map((f) => ({ ...f })));
-    return ev;
-  }
+  // Every reply goes through every applicable check: an ack answering a foreign-family handshake is judged
+  // against the host's version too — outside the host's family it violates H1 as well as H3.
+  mergeInto(ev, checkReply(reply, { hostVersion: sent }));
+  if (reply.type === 'error' && reply.code === 'incompatible_version') return ev;
   if (reply.type === 'handshake_ack') {
     const version = isJsonObject(reply) ? reply.protocol_version : undefined;
     add(

@@ -6,6 +6,7 @@
  * groups when the harness exits.
  */
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import { TimeoutError } from '../../transport/errors.js';
 import type { Evidence } from './checks.js';
 import { resolveSuiteConfig, type SuiteConfig } from './config.js';
 import { HarnessError } from './errors.js';
@@ -68,6 +69,30 @@ export class SuiteRuntime {
       this.pool.push(spare);
     }
     return next;
+  }
+
+  /** Per connection: the scenario whose read first timed out on it, and what that timeout said. */
+  private readonly stalls = new WeakMap<AnySession, { scenario: string; at: number; message: string }>();
+
+  /**
+   * DESIGN "Red team economics": once a read on a connection has timed out, later exchanges on it fail at
+   * once (the transport refuses them). Record the first stall, and name it in every fail-fast error:
+   * "target unresponsive since <scenario>".
+   */
+  noteStall(session: AnySession, err: Error, scenario: string): Error {
+    if (!(err instanceof TimeoutError)) return err;
+    if (!err.failFast) {
+      if (!this.stalls.has(session)) this.stalls.set(session, { scenario, at: Date.now(), message: err.message });
+      return err;
+    }
+    const first = this.stalls.get(session);
+    if (!first) return err;
+    const failFast = new TimeoutError(err.what, err.ms, {
+      failFast: true,
+      unresponsiveForMs: Date.now() - first.at,
+      detail: `target unresponsive since scenario "${first.scenario}" (${first.message})`,
+    });
+    return failFast;
   }
 
   /** The inbound lines of `session` not framing-checked yet; they count as checked from now on. */

@@ -5,6 +5,7 @@
  * modules; they never check anything themselves.
  */
 import { findCatalogueEntry } from '../../catalogue/index.js';
+import type { Finding } from '../../protocol/findings.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { RawEnvelope } from '../../transport/ndjson.js';
@@ -56,6 +57,8 @@ export class ScenarioProbe {
   constructor(
     readonly runtime: SuiteRuntime,
     tags: readonly string[],
+    /** The scenario's name (a stall is reported against it: "target unresponsive since …"). */
+    readonly name = 'a scenario',
   ) {
     const names = tags.map((t) => t.replace(/^@/, ''));
     this.ids = names.filter(isRuleTag);
@@ -214,8 +217,20 @@ export class ScenarioProbe {
     try {
       reply = await session.request(envelope);
     } catch (err) {
-      if (isTargetError(err)) return err as Error;
+      if (isTargetError(err)) return this.runtime.noteStall(session, err as Error, this.name);
       throw err;
+    }
+    if (session.kind === 'stdio') {
+      for (const stale of session.passedOver.splice(0)) {
+        this.notes.push(`a late ${stale.type} reply with id ${JSON.stringify(stale.id)} (an earlier exchange's) was passed over, checked, and not taken as the answer to ${purpose}`);
+        this.observe(stale, undefined);
+      }
+    }
+    if (session.kind === 'http') {
+      const status = session.conn.lastStatus;
+      if (reply && status !== undefined && (status < 200 || status > 299)) {
+        this.notes.push(`${purpose}: the ${reply.type} envelope came with HTTP status ${status} (informational: the binding names no status codes)`);
+      }
     }
     if (reply) this.observe(reply, envelope, extra, purpose);
     return reply;
@@ -318,6 +333,23 @@ export class ScenarioProbe {
       const where = session === this.sharedSession?.session ? 'shared connection' : 'fresh connection';
       this.merge(checkLines(this.runtime.takeUncheckedLines(session), where));
     }
+  }
+
+  private readonly reported = new Set<Finding>();
+
+  /** The verdict step attached this finding. */
+  markReported(f: Finding): void {
+    this.reported.add(f);
+  }
+
+  /**
+   * Every finding not attached by the verdict: a reply is checked against every applicable rule whatever
+   * the scenario probes (and raw lines are framing-checked), and such a finding counts for its own id —
+   * attached when the scenario ends, passed or failed, never dropped.
+   */
+  unreportedFindings(): Finding[] {
+    this.checkRawLines();
+    return this.ledger.findings.filter((f) => !this.reported.has(f));
   }
 
   verdict(ids: readonly string[]): Verdict {

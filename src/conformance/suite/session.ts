@@ -134,15 +134,42 @@ export class StdioSession implements ProviderSession {
     return this.conn.pid;
   }
 
+  /** Ids the harness sent on this connection (a later reply carrying one of them is stale, not an answer). */
+  private readonly sentIds = new Set<string>();
+  /** Envelopes passed over while waiting for a reply (stale replies); the scenario checks them. */
+  readonly passedOver: RawEnvelope[] = [];
+
+  /** The handshake is the first exchange: a first line that is not an envelope is the answer (and a failed handshake). */
   handshake(version: string): Promise<RawEnvelope> {
     return this.conn.handshake(version, this.timeouts.handshakeMs);
   }
 
+  /**
+   * Lock-step round trip that resynchronises: a line that is not an envelope is passed over (the framing
+   * checks report it once, against S2-wire-shape, with the line), and so is a reply carrying an id the harness
+   * sent EARLIER on this connection (a late answer to another exchange). A reply with any other id — or none
+   * — is this request's answer, and is judged as such (H4).
+   */
   request(envelope: object, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
-    return this.conn.request(envelope, timeoutMs);
+    const id = (envelope as { id?: unknown }).id;
+    const own = typeof id === 'string' ? id : undefined;
+    const reply = this.conn.request(envelope, timeoutMs, 'request', (item) => this.skip(item, own));
+    if (own !== undefined) this.sentIds.add(own);
+    return reply;
+  }
+
+  private skip(item: RawEnvelope | Error, own: string | undefined): boolean {
+    if (item instanceof Error) return true; // a framing error of one line (only those are offered)
+    const id = item.id;
+    if (typeof id === 'string' && id !== own && this.sentIds.has(id)) {
+      if (this.passedOver.length < 1_000) this.passedOver.push(item);
+      return true;
+    }
+    return false;
   }
 
   requestWithId(envelope: { id: string; [k: string]: unknown }, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
+    this.sentIds.add(envelope.id);
     return this.conn.requestWithId(envelope, timeoutMs);
   }
 
@@ -197,6 +224,8 @@ export class HttpSession implements ProviderSession {
     const token = opts.credential === undefined ? process.env.CGP_PROVIDER_TOKEN : opts.credential;
     this.conn = new HttpConnection(url, {
       timeoutMs: timeouts.requestMs,
+      // §2 HTTP binding: "one envelope as the response body" — read it whatever the status code.
+      envelopeOnAnyStatus: true,
       ...(token ? { credential: new Credential(token) } : {}),
       onLine: (entry) => {
         this.taps.emit(entry);

@@ -155,12 +155,24 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
       let st: IdStatus = 'unwitnessed';
       if (s.status === 'failed' && s.harness_error === undefined) {
         // A scenario failing on another id's findings does not fail this one.
-        const errors = s.findings.filter((f) => f.severity === 'error');
+        // (findings for untagged ids never fail a scenario: they are credited to their own id below)
+        const errors = s.findings.filter((f) => f.severity === 'error' && s.ids.includes(f.id));
         st = errors.length === 0 || mine.some((f) => f.severity === 'error') ? 'failed' : 'witnessed';
       } else if (s.status === 'passed') st = mine.some((f) => f.severity === 'warning') ? 'warning' : 'witnessed';
       else if (s.status === 'not-applicable') st = 'not-applicable';
       if (RANK[st] > RANK[entry.status]) entry.status = st;
       byId.set(id, entry);
+    }
+    // Findings for ids the scenario is not tagged with (observed in a reply it received): credited to their id.
+    for (const f of s.findings) {
+      if (s.ids.includes(f.id) || s.harness_error !== undefined) continue;
+      const entry = byId.get(f.id) ?? { id: f.id, status: 'unwitnessed' as IdStatus, scenarios: [] };
+      if (!entry.scenarios.some((x) => x.name === s.name && x.line === s.line && x.uri === s.uri)) {
+        entry.scenarios.push({ name: s.name, line: s.line, uri: s.uri, status: s.status });
+      }
+      const st: IdStatus = f.severity === 'error' ? 'failed' : 'warning';
+      if (RANK[st] > RANK[entry.status]) entry.status = st;
+      byId.set(f.id, entry);
     }
   }
   const totals = { passed: 0, failed: 0, 'not-applicable': 0, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 } as Record<ScenarioStatus, number>;

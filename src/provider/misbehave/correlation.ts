@@ -19,4 +19,8 @@ export const CORRELATION_MODES = {
   'error-drops-correlation-id': { outgoing: dropId('error') },
   'wrong-correlation-id': { outgoing: wrongId('frames') },
   'wrong-verify-correlation-id': { outgoing: wrongId('verified') },
+  // echoes an id with every non-ASCII character replaced by "?" (an ASCII-only id store)
+  'ascii-correlation-id': {
+    outgoing: (env) => (typeof env.id === 'string' && /[^\x20-\x7e]/.test(env.id) ? { ...env, id: env.id.replace(/[^\x20-\x7e]/g, '?') } : env),
+  },
 } satisfies ModeHooks;

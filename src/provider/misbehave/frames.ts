@@ -11,6 +11,17 @@ function flipLastHex(digest: string): string {
 
 export const FRAME_MODES = {
   'bad-score': { frames: firstFrame((f) => void (f.score = 1.5)) },
+  'anchored-over-budget': {
+    // ignores max_frames when anchors are given: every frame of the answer twice (second copy renamed)
+    frames: (frames, ctx) => (ctx.query.anchors.length > 0 ? [...frames, ...frames.map((f) => ({ ...f, id: `${f.id}-again` }))] : frames),
+  },
+  'empty-kinds-nothing': {
+    // reads kinds: [] as "no kind": answers it with zero frames (a filter naming kinds is honoured)
+    frames: (frames, ctx) => (ctx.query.kinds.length === 0 ? [] : frames),
+  },
+  'bad-score-on-anchored': {
+    frames: (frames, ctx) => (ctx.query.anchors.length > 0 ? frames.map((f) => ({ ...f, score: 1.5 })) : frames),
+  },
   'negative-score': { frames: firstFrame((f) => void (f.score = -0.25)) },
   'empty-title': { frames: firstFrame((f) => void (f.title = '')) },
   'empty-citation': { frames: firstFrame((f) => void (f.citation_label = '')) },

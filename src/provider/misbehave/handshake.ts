@@ -15,6 +15,14 @@ function withAck(edit: (ack: AckEnvelope) => void): (ack: AckEnvelope) => AckEnv
 }
 
 export const HANDSHAKE_MODES = {
+  'single-digit-minor': {
+    // reads the minor as ONE digit: contextgraph/1.10 is refused as foreign (§3.1: minor = 1*DIGIT)
+    inbound: (env) => {
+      const v = env.protocol_version;
+      if (env.type !== 'handshake' || typeof v !== 'string' || !/^contextgraph\/1\.[0-9]{2,}/.test(v)) return undefined;
+      return { envelopes: [{ type: 'error', code: 'incompatible_version', message: `unsupported version ${v}` }] };
+    },
+  },
   'bad-version': {
     ack: withAck((a) => {
       a.protocol_version = 'contextgraph/2.0';

@@ -21,6 +21,24 @@ export const QUERY_MODES = {
       rank: (frames, q) => rank(q.anchors.length === 0 ? frames : frames.filter((f) => !isAnchored(f, q.anchors)), q),
     },
   },
+  'one-hop-via-nodes': {
+    // follows a relation only when its target is a node it serves (some frame's own uri)
+    stages: {
+      rank: (frames, q) => {
+        const nodes = new Set(frames.map((f) => f.uri));
+        const anchors = q.anchors.filter((a) => nodes.has(a));
+        return rank(frames, { ...q, anchors });
+      },
+    },
+  },
+  'reject-fractional-as-of': {
+    // refuses an as_of with fractional seconds (the F4 profile allows "(.f+)?")
+    beforeQuery: (ctx) => {
+      const q = ctx.request?.query;
+      if (!isJsonObject(q) || typeof q.as_of !== 'string' || !q.as_of.includes('.')) return undefined;
+      return { envelopes: [errorEnvelope('bad_request', `as_of ${q.as_of} is not a timestamp`, correlationIdOf(ctx.request))] };
+    },
+  },
   'anchors-no-effect': { query: (q) => ({ ...q, anchors: [] }) },
   'ignore-as-of': {
     query: (q) => {

@@ -16,6 +16,15 @@ export async function correlatedQuery(p: ScenarioProbe): Promise<void> {
 }
 
 /**
+ * H4 at the edge of "verbatim": an opaque id carrying non-ASCII letters, a quote, a backslash and U+2028 (legal
+ * JSON, legal in an NDJSON line once escaped) comes back byte for byte — no normalisation, no re-encoding.
+ */
+export async function unusualIdQuery(p: ScenarioProbe): Promise<void> {
+  const envelope = { type: 'query', id: `${p.nextId()}-\u00fc\u00df-"q"-\\-\u2028-\u2603`, query: probeQuery(TYPICAL) };
+  await p.exchange(envelope, 'a query carrying an id with unusual characters');
+}
+
+/**
  * A query the target must refuse (max_frames is not a u32). With `withId` it carries an id, and the error
  * must echo it (H4); without, it carries one only when the target declares correlation (§3.2).
  */

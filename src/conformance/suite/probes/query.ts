@@ -128,6 +128,19 @@ export async function queryEachKind(p: ScenarioProbe): Promise<void> {
   const served = await servedKinds(p);
   if (served.all.length === 0) p.ledger.unwitnessedBecause('Q1', 'the target declares no kinds and returned no frames');
   for (const kind of served.all) await kindsQuery(p, [kind], served);
+  // Q1 "Empty kinds means any kind": the generous baseline (kinds: []) may not come back emptier than a filter
+  // naming one kind — a provider answering kinds: [] with nothing would otherwise turn every frame check
+  // not-applicable and pass on silence.
+  const base = await p.baseline();
+  if (served.all.length > 0) p.ledger.witness('Q1');
+  if (base.frames.length > 0) return;
+  const named = p.answers.filter((a) => Array.isArray(a.query.kinds) && a.query.kinds.length > 0 && a.frames.length > 0);
+  if (named.length > 0) {
+    const a = named[0]!;
+    p.ledger.add([
+      violation('Q1', '/result/frames', `a query with kinds [] (empty = any kind) got 0 frames, but the same query with kinds ${JSON.stringify(a.query.kinds)} got ${a.frames.length}: empty kinds means any kind`),
+    ]);
+  }
 }
 
 export async function querySeveralKinds(p: ScenarioProbe): Promise<void> {
@@ -193,6 +206,22 @@ export async function queryAsOfPins(p: ScenarioProbe): Promise<void> {
     excludable += n;
     p.ledger.witness('S6.1-as-of', n);
   }
+  // F4 profile edge: YYYY-MM-DDTHH:MM:SS(.f+)?Z admits fractional seconds. Half a second after a validity end is
+  // a grammatical pin that still excludes the frame: it is answered, and honoured, like any other pin.
+  const ended = base.frames.find((f) => isProtocolTimestamp(f.valid_to) && typeof f.valid_to === 'string' && !f.valid_to.includes('.'));
+  if (ended && typeof ended.valid_to === 'string') {
+    const pin = ended.valid_to.replace(/Z$/, '.5Z');
+    const envelope: JsonObject = { type: 'query', query: probeQuery({ ...GENEROUS, as_of: pin }) };
+    if (p.correlation()) envelope.id = p.nextId();
+    const reply = await p.exchange(envelope, `a query with as_of ${pin} (fractional seconds, F4 profile)`);
+    if (reply.type === 'frames') {
+      excludable += 1;
+      p.ledger.witness('S6.1-as-of');
+    } else {
+      const seen = reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
+      p.ledger.add([warning('S6.1-as-of', '/query/as_of', `as_of ${pin} — grammatical under the F4 profile (fractional seconds allowed) — was answered with ${seen}; as_of pins retrieval to an instant`)]);
+    }
+  }
   if (excludable === 0) {
     p.ledger.unwitnessedBecause('S6.1-as-of', 'no frame the target serves carries a valid_from/valid_to that an as_of pin could exclude');
   }
@@ -200,7 +229,12 @@ export async function queryAsOfPins(p: ScenarioProbe): Promise<void> {
 
 // ── anchors (G3, G4, S5-anchor-boost) ──────────────────────────────────────────────────────────
 
-export type AnchorHop = 'zero-hop' | 'one-hop';
+/**
+ * zero-hop: a frame's own uri; one-hop: a relation target; one-hop-dangling: a relation target that is NO
+ * served frame's uri (G4 compares strings: "any of its relations[].target_uri" — the target need not be a
+ * node the provider serves).
+ */
+export type AnchorHop = 'zero-hop' | 'one-hop' | 'one-hop-dangling';
 
 /**
  * An anchor URI taken from what the target serves, chosen (lowest-ranked first) so that the unanchored
@@ -210,10 +244,15 @@ async function chooseAnchor(p: ScenarioProbe, hop: AnchorHop): Promise<string | 
   const base = await p.baseline();
   const top = base.frames[0];
   const candidates: string[] = [];
+  const frameUris = new Set(base.frames.map((f) => f.uri).filter((u): u is string => typeof u === 'string'));
   for (const f of [...base.frames].reverse()) {
     if (hop === 'zero-hop' && typeof f.uri === 'string' && f.uri !== '') candidates.push(f.uri);
-    if (hop === 'one-hop' && Array.isArray(f.relations)) {
-      for (const r of f.relations) if (isJsonObject(r) && typeof r.target_uri === 'string' && r.target_uri !== '') candidates.push(r.target_uri);
+    if (hop !== 'zero-hop' && Array.isArray(f.relations)) {
+      for (const r of f.relations) {
+        if (!isJsonObject(r) || typeof r.target_uri !== 'string' || r.target_uri === '') continue;
+        if (hop === 'one-hop-dangling' && frameUris.has(r.target_uri)) continue;
+        candidates.push(r.target_uri);
+      }
     }
   }
   const distinguishing = candidates.find((a) => top === undefined || !isAnchoredBy(top, [a]));
@@ -233,7 +272,7 @@ export async function queryAnchored(p: ScenarioProbe, hop: AnchorHop, maxFrames:
   const ruleIds = p.ids.filter((id) => ['G3', 'G4', 'S5-anchor-boost'].includes(id));
   const anchor = await chooseAnchor(p, hop);
   if (anchor === undefined) {
-    const what = hop === 'zero-hop' ? 'no frame carries a uri' : 'no frame carries a relation';
+    const what = hop === 'zero-hop' ? 'no frame carries a uri' : hop === 'one-hop' ? 'no frame carries a relation' : 'no relation target is other than some served frame\'s uri';
     for (const id of ruleIds) p.ledger.unwitnessedBecause(id, `${what} in the unanchored answer, so there is no ${hop} anchor to probe with`);
     if (hop === 'one-hop' && p.capabilities().graph === true) {
       p.ledger.add([warning('G3', '/result/frames', 'the target declares capabilities.graph but none of the frames it served carries a relation: there is nothing to boost')]);

@@ -116,6 +116,65 @@ export async function verifyServed(p: ScenarioProbe): Promise<void> {
   }
 }
 
+/**
+ * V3 with one request mixing verdicts: identities served moments ago (valid), one of them with an altered
+ * digest (never valid, expected stale) and an id never served (never valid). Each verdict is matched to its
+ * identity, so a provider that answers a whole request with one status shows it here.
+ */
+export async function verifyMixed(p: ScenarioProbe): Promise<void> {
+  const served = await servedIdentities(p);
+  if (served.length === 0) return;
+  const valid = served.slice(0, 2);
+  const altered = { ...served[0]!, content_digest: alteredDigest(served[0]!.content_digest) };
+  const unknown: Identity = { provider_id: p.providerName(), frame_id: `cgp-conformance-unknown-${randomBytes(6).toString('hex')}`, content_digest: randomDigest() };
+  // the never-valid ones first: a provider echoing the first status answers all of them "not valid"
+  const outcome = await verify(p, [altered, unknown, ...valid], `a verify mixing ${valid.length} served, 1 altered and 1 unknown identit${valid.length === 1 ? 'y' : 'ies'}`);
+  if (!outcome) return;
+  for (const id of valid) {
+    p.ledger.witness('V3');
+    const status = statusOf(outcome, id);
+    if (status !== 'valid') {
+      p.ledger.add([violation('V3', '/response/verdicts', `in a verify mixing verdicts, frame ${JSON.stringify(id.frame_id)} served moments ago with ${id.content_digest} is answered ${status}; required valid (each verdict answers its own identity)`)]);
+    }
+  }
+  for (const [id, what] of [[altered, 'with an altered digest'], [unknown, 'never served']] as const) {
+    p.ledger.witness('V3');
+    if (statusOf(outcome, id) === 'valid') {
+      p.ledger.add([violation('V3', '/response/verdicts', `in a verify mixing verdicts, frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid`)]);
+    }
+  }
+}
+
+/** The provider_id a foreign identity carries: the public reference host's own local label for a provider. */
+export const FOREIGN_PROVIDER_ID = 'provider-under-test';
+
+/**
+ * S6.5.2-provider-id (docs/interpretations.md §32): identities the target served moments ago, but naming
+ * another provider (a host's local label instead of the declared provider.name). The triple is another
+ * frame's identity: `unknown` (or gone/stale) is right; vouching `valid` is a warning — it is harmless to
+ * the host that mislabelled, but it certifies a frame identity this provider never served.
+ */
+export async function verifyForeignIdentity(p: ScenarioProbe): Promise<void> {
+  const served = await servedIdentities(p);
+  if (served.length === 0) {
+    p.ledger.unwitnessedBecause('S6.5.2-provider-id', 'no frame the target served carries a well-formed content_digest to verify');
+    return;
+  }
+  const name = p.providerName();
+  const foreign = name === FOREIGN_PROVIDER_ID ? `${FOREIGN_PROVIDER_ID}-2` : FOREIGN_PROVIDER_ID;
+  const ids = served.slice(0, 2).map((id) => ({ ...id, provider_id: foreign }));
+  const outcome = await verify(p, ids, `a verify of ${ids.length} served frame(s) named under provider_id ${JSON.stringify(foreign)}`);
+  if (!outcome) return;
+  for (const id of ids) {
+    p.ledger.witness('S6.5.2-provider-id');
+    if (statusOf(outcome, id) === 'valid') {
+      p.ledger.add([
+        warning('S6.5.2-provider-id', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} named under provider_id ${JSON.stringify(foreign)} — not this provider's declared name ${JSON.stringify(name)} — is answered valid; the identity (provider id, frame id, content_digest) names another provider's frame (expected unknown)`),
+      ]);
+    }
+  }
+}
+
 /** V3 (no rubber stamp) + V4: a well-formed different digest is never valid; stale carries the served digest. */
 export async function verifyAltered(p: ScenarioProbe): Promise<void> {
   const served = await servedIdentities(p);
@@ -124,6 +183,7 @@ export async function verifyAltered(p: ScenarioProbe): Promise<void> {
   const outcome = await verify(p, altered, `a verify of ${altered.length} served frame(s) with altered (well-formed) digests`);
   if (!outcome) return;
   let replacements = 0;
+  const current = await currentDigests(p, outcome, altered);
   altered.forEach((id, i) => {
     p.ledger.witness('V3');
     const status = statusOf(outcome, id);
@@ -141,14 +201,52 @@ export async function verifyAltered(p: ScenarioProbe): Promise<void> {
       replacements++;
       p.ledger.witness('V4');
       const replacement = verdict.replacement_digest;
-      if (isWellFormedDigest(replacement) && replacement !== served[i]!.content_digest) {
+      const known = current.get(id.frame_id) ?? new Set([served[i]!.content_digest]);
+      if (isWellFormedDigest(replacement) && !known.has(replacement)) {
         p.ledger.add([
-          warning('V4', '/response/verdicts', `stale frame ${JSON.stringify(id.frame_id)} carries replacement_digest ${replacement}, but the target served it moments ago with ${served[i]!.content_digest}; the replacement is the provider's current digest`),
+          warning('V4', '/response/verdicts', `stale frame ${JSON.stringify(id.frame_id)} carries replacement_digest ${replacement}, but the target serves it with ${[...known].join(' / ')} (every rendering it serves, docs/interpretations.md §31); the replacement is the provider's current digest`),
         ]);
       }
     }
   });
   if (replacements === 0) p.ledger.unwitnessedBecause('V4', 'no stale verdict carried a replacement_digest (it MAY), so there was none to check');
+}
+
+/**
+ * The digests the target currently serves for each frame id: one per rendering (§6.4: a compact frame's
+ * content_digest is over its distilled inline bytes, so one frame id has several current digests). Learned
+ * from every answer of this scenario, and — only when a stale verdict names a digest not seen yet — from one
+ * query in each other representation the target advertises.
+ */
+async function currentDigests(p: ScenarioProbe, outcome: VerifyOutcome, asked: readonly Identity[]): Promise<Map<string, Set<string>>> {
+  const map = new Map<string, Set<string>>();
+  const learn = () => {
+    for (const a of p.answers) {
+      for (const f of a.frames) {
+        if (typeof f.id !== 'string' || typeof f.content_digest !== 'string') continue;
+        const set = map.get(f.id) ?? new Set<string>();
+        set.add(f.content_digest);
+        map.set(f.id, set);
+      }
+    }
+  };
+  learn();
+  const unexplained = asked.some((id) => {
+    const v = outcome.verdicts.get(key(id));
+    return v?.status === 'stale' && typeof v.replacement_digest === 'string' && !map.get(id.frame_id)?.has(v.replacement_digest);
+  });
+  const others = (p.advertised() ?? []).filter((r) => r !== 'full' && r !== 'reference');
+  if (unexplained && others.length > 0) {
+    for (const rep of others) {
+      const reply = await p.tryExchange(
+        { type: 'query', ...(p.correlation() ? { id: p.nextId() } : {}), query: { goal: 'cgp-conformance probe: return your most relevant frames', query_text: 'conformance probe', kinds: [], anchors: [], max_frames: 64, max_tokens: 65_536, representation_preferences: [rep] } },
+        `a query in the advertised representation ${JSON.stringify(rep)} (to learn the frames' current digests)`,
+      );
+      if (reply instanceof Error || reply === null) p.notes.push(`could not learn the ${rep} rendering's digests: ${reply === null ? 'no envelope' : reply.message}`);
+    }
+    learn();
+  }
+  return map;
 }
 
 function randomDigest(): string {

@@ -127,6 +127,15 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
         }
       }
       if (!answered) p.ledger.add([violation('R1', '', `after ${input.label}, the next valid query got no frames reply (three other envelopes came instead)`)]);
+      // A correlating provider may answer the valid query first (ids are unique among exchanges in flight):
+      // the malformed input's reply may still be on its way.
+      if (answered && garbageReply === undefined) {
+        const late = await session.poll(SILENCE_WINDOW_MS);
+        if (late) {
+          garbageReply = late;
+          p.observe(late, undefined);
+        }
+      }
     } catch (err) {
       if (!isTargetError(err)) throw err;
       const what =
@@ -345,7 +354,10 @@ export async function exerciseFraming(p: ScenarioProbe): Promise<void> {
   const session = stdio(p);
   const attempt = async (envelope: JsonObject): Promise<RawEnvelope | undefined> => {
     try {
-      return await session.request(envelope);
+      const reply = await session.request(envelope);
+      // every reply goes through every applicable check, whatever this scenario is about
+      p.observe(reply, envelope.type === 'handshake' ? undefined : envelope, envelope.type === 'handshake' ? { hostVersion: PROTOCOL_VERSION } : {});
+      return reply;
     } catch (err) {
       if (!isTargetError(err)) throw err;
       p.notes.push(`${String(envelope.type)}: ${describeError(err)}`);
