@@ -7,6 +7,8 @@ import { registerProviderCommand } from './commands/provider.js';
 import { registerStdioCommand } from './commands/stdio.js';
 import { registerHttpCommand } from './commands/http.js';
 import { registerHostCommand } from './commands/host.js';
+import { registerFuzzCommand } from './commands/fuzz.js';
+import { registerReplayCommand } from './commands/replay.js';
 import { toolVersion } from './tool-version.js';
 
 export function buildProgram(): Command {
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
   registerStdioCommand(program);
   registerHttpCommand(program);
   registerHostCommand(program);
+  registerFuzzCommand(program);
+  registerReplayCommand(program);
   return program;
 }
 
