@@ -72,8 +72,17 @@ export function probeLine(id: string): Buffer {
 class SentIds {
   private ids = new Set<string>();
   private texts: string[] = [];
-  /** An id-less query was sent: a frames reply without id may answer it. */
-  idlessQuery = false;
+  /** Id-less queries sent in this exchange and the previous one: a frames reply without id may answer them. */
+  private idless = [0, 0];
+
+  get idlessQuery(): boolean {
+    return this.idless[0]! + this.idless[1]! > 0;
+  }
+
+  /** A new exchange begins (the previous one's late replies are still tolerated). */
+  nextExchange(): void {
+    this.idless = [this.idless[1]!, 0];
+  }
 
   note(line: Buffer): void {
     const text = line.toString('utf8');
@@ -89,7 +98,8 @@ class SentIds {
     const o = v as Record<string, unknown>;
     // Only scalar ids are keyed (a deeply nested id would overflow JSON.stringify); others match by text.
     if (typeof o.id === 'string' || typeof o.id === 'number' || typeof o.id === 'boolean' || o.id === null) this.add(JSON.stringify(o.id));
-    if (o.type === 'query' && typeof o.id !== 'string' && typeof o.id !== 'number') this.idlessQuery = true;
+    // RequestId is a non-empty string: a query with any other id may be answered without one.
+    if (o.type === 'query' && (typeof o.id !== 'string' || o.id === '')) this.idless[1]!++;
   }
 
   add(key: string | undefined): void {
@@ -194,6 +204,7 @@ class StdioSession implements FuzzSession {
   async exchange(groups: readonly (readonly Buffer[])[], probe: Buffer, probeId: string): Promise<Finding | null> {
     const { timeoutMs } = this.opts;
     const nl = Buffer.from('\n');
+    this.sent.nextExchange();
     try {
       for (const group of groups) {
         for (const line of group) {
@@ -297,6 +308,7 @@ class HttpSession implements FuzzSession {
   }
 
   async exchange(groups: readonly (readonly Buffer[])[], probe: Buffer, probeId: string): Promise<Finding | null> {
+    this.sent.nextExchange();
     for (const group of groups) {
       // A group of several lines (a pipelined burst) is POSTed concurrently.
       const results = await Promise.all(group.map((line) => this.hostile(line)));
