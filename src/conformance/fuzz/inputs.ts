@@ -47,7 +47,15 @@ export const DEFAULT_FUZZ_MAX_LINE_BYTES = 16 * 1024 * 1024;
 export function lineBytes(spec: LineSpec): Buffer {
   if ('text' in spec) return Buffer.from(spec.text, 'utf8');
   if ('hex' in spec) return Buffer.from(spec.hex, 'hex');
-  return Buffer.concat(spec.repeat.map(([unit, n]) => Buffer.from(unit.repeat(n), 'utf8')));
+  // One allocation, each unit written by Buffer#fill (no intermediate 16 MiB string).
+  const out = Buffer.allocUnsafe(lineLength(spec));
+  let at = 0;
+  for (const [unit, n] of spec.repeat) {
+    const len = Buffer.byteLength(unit, 'utf8') * n;
+    if (len > 0) out.fill(unit, at, at + len, 'utf8');
+    at += len;
+  }
+  return out;
 }
 
 /** The byte length of a line without building it. */

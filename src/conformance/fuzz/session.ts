@@ -85,12 +85,13 @@ class SentIds {
   }
 
   note(line: Buffer): void {
-    const text = line.toString('utf8');
-    this.texts.push(text.length > 4096 ? text.slice(0, 4096) : text);
+    // Only the head is kept (decoded from a copy of the bytes, so no 16 MiB parent string stays reachable).
+    this.texts.push(Buffer.from(line.subarray(0, 4096)).toString('utf8'));
     if (this.texts.length > 512) this.texts.splice(0, this.texts.length - 512);
+    if (line.length > 4 * 1024 * 1024) return; // its id, if any, is in the head kept above
     let v: unknown;
     try {
-      v = JSON.parse(text.replace(/^\ufeff/, ''));
+      v = JSON.parse(line.toString('utf8').replace(/^\ufeff/, ''));
     } catch {
       return;
     }
