@@ -30,15 +30,27 @@ function run(cmd: string, args: string[], boundMs: number): Promise<{ code: numb
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr.length < 100_000 ? (stderr += c.toString()) : undefined));
     let killed = false;
+    // Past the bound: SIGTERM first (the harness then kills its providers' groups), SIGKILL 5 s later.
+    let hard: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       killed = true;
-      child.kill('SIGKILL');
+      child.kill('SIGTERM');
+      hard = setTimeout(() => child.kill('SIGKILL'), 5000);
     }, boundMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
+      clearTimeout(hard);
       resolve({ code, stdout, stderr, ms: Date.now() - t0, killed });
     });
   });
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** Pids registered in `dir` that are still alive (after a short grace for the kernel to reap). */
@@ -47,6 +59,7 @@ export async function orphansIn(dir: string): Promise<string[]> {
   const alive: string[] = [];
   for (const name of readdirSync(dir)) {
     const pid = Number(name);
+    if (isZombie(pid)) continue; // killed, merely not reaped yet (a container's pid 1 may never reap it)
     try {
       process.kill(pid, 0);
       alive.push(`${pid} (${readFileSync(join(dir, name), 'utf8')})`);
@@ -136,7 +149,7 @@ export async function suiteVsHostile(shapes: readonly string[], opts: { tags?: s
     const args = ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'stdio', '--json', '--timeout', String(timeout), '--reports-dir', reports, '--report-name', `hostile-${shape}`];
     if (opts.tags) args.push('--tags', opts.tags);
     args.push('--', process.execPath, HOSTILE_PROVIDER, shape, pidDir);
-    const r = await run(process.execPath, args, opts.boundMs ?? 180_000);
+    const r = await run(process.execPath, args, opts.boundMs ?? 900_000);
     let json: { exit_code: number; harness_errors: unknown; scenarios: { status: string; message?: string; name: string }[] };
     try {
       json = JSON.parse(r.stdout) as typeof json;

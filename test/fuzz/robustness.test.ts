@@ -2,7 +2,11 @@
 // providers (named failures, bounded RSS, no orphans), R3 fence fuzz (0 breakouts in 10 000 cases), consent-ledger
 // SIGKILL and two-writer runs, and the C8 token scan of everything the tool writes.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { findPackageRoot } from '../../src/util/package-root.js';
 import { composeForPrompt } from '../../src/host/compose/index.js';
 import { fixtureAnswer, fixtureFrame, fixtureProvider } from '../../src/host/compose/fixtures.js';
 import { c8Scan, scanForTokens } from '../../scripts/fuzz/c8.js';
@@ -77,4 +81,36 @@ describe('host and harness vs hostile providers', () => {
     assert.deepEqual(r.orphans, []);
     assert.ok(r.failedScenarios > 0);
   });
+});
+
+describe('no child outlives a terminated harness', () => {
+  const gone = (pid: number): boolean => {
+    try {
+      if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return true; // killed, not yet reaped
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${sig} to the harness kills its providers' process groups`, async () => {
+      const h = spawn(process.execPath, ['--import', 'tsx', join(findPackageRoot(), 'test', 'fixtures', 'transport', 'signal-harness.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const pid = await new Promise<number>((resolve) => {
+        let out = '';
+        h.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('\n')) resolve(Number(out.trim()));
+        });
+      });
+      assert.equal(gone(pid), false);
+      const exited = new Promise<NodeJS.Signals | null>((r) => h.once('exit', (_code, s) => r(s)));
+      h.kill(sig);
+      assert.equal(await exited, sig, 'the harness still dies of the signal');
+      await new Promise((r) => setTimeout(r, 300));
+      const ok = gone(pid);
+      if (!ok) process.kill(pid, 'SIGKILL');
+      assert.ok(ok, `child ${pid} outlived the harness`);
+    });
+  }
 });
