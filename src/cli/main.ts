@@ -12,6 +12,8 @@ import { registerReportCommand } from './commands/report.js';
 import { registerExplainCommand } from './commands/explain.js';
 import { registerInspectCommand } from './commands/inspect.js';
 import { registerIngestCommand } from './commands/ingest.js';
+import { registerFuzzCommand } from './commands/fuzz.js';
+import { registerReplayCommand } from './commands/replay.js';
 import { toolVersion } from './tool-version.js';
 
 export function buildProgram(): Command {
@@ -36,6 +38,8 @@ export function buildProgram(): Command {
   registerExplainCommand(program);
   registerInspectCommand(program);
   registerIngestCommand(program);
+  registerFuzzCommand(program);
+  registerReplayCommand(program);
   return program;
 }
 

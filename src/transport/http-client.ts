@@ -97,8 +97,25 @@ export class HttpConnection {
     if (this.#stalledSince !== null && (this.#opts.failFastAfterTimeout ?? true)) {
       return Promise.reject(new TimeoutError('request', timeoutMs, { failFast: true, unresponsiveForMs: Date.now() - this.#stalledSince }));
     }
+    const body = JSON.stringify(envelope);
+    if (body === undefined) return Promise.reject(new TypeError('request: envelope is not JSON-serialisable'));
+    return this.guarded(body, timeoutMs);
+  }
+
+  /**
+   * POST these exact bytes as the body (no encoding, no checks): for deliberately malformed probes such as
+   * the fuzzer's (issue 13). Resolves and rejects like request().
+   */
+  requestRaw(body: string | Uint8Array, timeoutMs = this.#opts.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS): Promise<RawEnvelope | null> {
+    if (this.#stalledSince !== null && (this.#opts.failFastAfterTimeout ?? true)) {
+      return Promise.reject(new TimeoutError('request', timeoutMs, { failFast: true, unresponsiveForMs: Date.now() - this.#stalledSince }));
+    }
+    return this.guarded(typeof body === 'string' ? body : Buffer.from(body), timeoutMs);
+  }
+
+  private guarded(body: string | Buffer, timeoutMs: number): Promise<RawEnvelope | null> {
     const startedAt = Date.now();
-    return this.exchange(envelope, timeoutMs).catch((err: unknown) => {
+    return this.exchange(body, timeoutMs).catch((err: unknown) => {
       if (err instanceof TimeoutError) this.#stalledSince ??= startedAt;
       throw this.scrubError(err);
     });
@@ -119,11 +136,9 @@ export class HttpConnection {
     this.#agent.destroy();
   }
 
-  private exchange(envelope: unknown, timeoutMs: number): Promise<RawEnvelope | null> {
+  private exchange(body: string | Buffer, timeoutMs: number): Promise<RawEnvelope | null> {
     // Re-checked per request: cheap, and keeps C7 true even if the object was tampered with.
     checkProviderUrl(this.url, this.#opts.requireTls ?? true);
-    const body = JSON.stringify(envelope);
-    if (body === undefined) return Promise.reject(new TypeError('request: envelope is not JSON-serialisable'));
     const max = this.#opts.maxBodyBytes ?? DEFAULT_MAX_LINE_BYTES;
     const headers: Record<string, string | number> = {};
     for (const [k, v] of Object.entries(this.#opts.headers ?? {})) headers[k.toLowerCase()] = v;
@@ -143,7 +158,7 @@ export class HttpConnection {
       ...(isHttps && this.#opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: this.#opts.rejectUnauthorized } : {}),
     };
     const where = `POST ${this.displayUrl}`;
-    this.#record({ direction: 'out', line: body });
+    this.#record({ direction: 'out', line: typeof body === 'string' ? body : body.toString('utf8') });
 
     return new Promise<RawEnvelope | null>((resolve, reject) => {
       let settled = false;
@@ -158,9 +173,16 @@ export class HttpConnection {
       };
       let progress = 'no response yet';
       const startedAt = Date.now();
-      const outstanding = describeOutstanding(envelope);
+      // what was outstanding, named from the body sent (parsed only if the request times out)
+      const outstanding = (): string => {
+        try {
+          return describeOutstanding(JSON.parse(typeof body === 'string' ? body : body.toString('utf8')));
+        } catch {
+          return `a body of ${Buffer.byteLength(body)} bytes that is not JSON`;
+        }
+      };
       const timer = setTimeout(
-        () => settle(new TimeoutError('request', timeoutMs, { detail: `${where}; outstanding: ${outstanding}, sent ${Date.now() - startedAt} ms ago; ${progress}` })),
+        () => settle(new TimeoutError('request', timeoutMs, { detail: `${where}; outstanding: ${outstanding()}, sent ${Date.now() - startedAt} ms ago; ${progress}` })),
         timeoutMs,
       );
       const req = (isHttps ? https : http).request(this.url, options);

@@ -109,6 +109,18 @@ function registerGroup(pid: number): void {
     process.on('exit', () => {
       for (const p of liveGroups) killGroup(p);
     });
+    // A terminating signal skips 'exit' handlers: kill the groups first, then let the signal do what it would
+    // have done (re-raised once nobody else listens), so Ctrl-C or a CI timeout leaves no provider behind.
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      const onSignal = (): void => {
+        for (const p of liveGroups) killGroup(p);
+        if (process.listenerCount(sig) === 1) {
+          process.removeListener(sig, onSignal);
+          process.kill(process.pid, sig);
+        }
+      };
+      process.on(sig, onSignal);
+    }
   }
 }
 

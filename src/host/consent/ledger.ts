@@ -18,7 +18,10 @@
 //   {"op":"grant","seq":n,"grant_id":…,"provider":{"name","version"},"routing_id":…,"grantor":{"kind","id"},
 //    "granted_at":…,["expires_at":…,]"egress":bool,"receipts":[{provider,routing_id,scope,grantor,granted_at}],"check":…}
 //   {"op":"revoke","seq":n,"provider":{…},"routing_id":…,"grantor":{…},"revoked_at":…,["scopes":[…],]["reason":…,]"check":…}
-// A single writer per file is assumed (the host process); concurrent writers are not coordinated.
+// Several writers (processes) may share one file: every append (and the open-time repair) happens under an
+// exclusive lock file `<ledger>.lock` (O_EXCL create, holding the writer's pid; a lock left by a dead pid is
+// broken). Under the lock the writer first reads what others appended since it last looked, then numbers its
+// record after theirs, so two processes never interleave bytes or reuse a sequence number.
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -148,6 +151,8 @@ function checkGrantor(grantor: Grantor): void {
 }
 
 interface Parsed {
+  /** Complete lines read (header included). */
+  lines?: number;
   records: LedgerRecord[];
   diagnostics: LedgerDiagnostic[];
   /** Byte length of the trustworthy prefix (everything before a torn tail). */
@@ -156,13 +161,20 @@ interface Parsed {
   hasHeader: boolean;
 }
 
-function parseLedger(buf: Buffer, file: string): Parsed {
+interface ParseStart {
+  lastSeq: number;
+  hasHeader: boolean;
+  /** Lines before `buf` (for line numbers in diagnostics). */
+  lineNo: number;
+}
+
+function parseLedger(buf: Buffer, file: string, start: ParseStart = { lastSeq: -1, hasHeader: false, lineNo: 0 }): Parsed & { lines: number } {
   const records: LedgerRecord[] = [];
   const diagnostics: LedgerDiagnostic[] = [];
   let offset = 0;
-  let lineNo = 0;
-  let lastSeq = -1;
-  let hasHeader = false;
+  let lineNo = start.lineNo;
+  let lastSeq = start.lastSeq;
+  let hasHeader = start.hasHeader;
   while (offset < buf.length) {
     lineNo += 1;
     const nl = buf.indexOf(0x0a, offset);
@@ -174,13 +186,13 @@ function parseLedger(buf: Buffer, file: string): Parsed {
         bytes: buf.length - offset,
         message: `line ${lineNo} of ${file} is a torn append (${buf.length - offset} bytes, no newline): ignored, never counted as a grant`,
       });
-      return { records, diagnostics, goodBytes: offset, lastSeq, hasHeader };
+      return { records, diagnostics, goodBytes: offset, lastSeq, hasHeader, lines: lineNo - 1 };
     }
     const bytes = buf.subarray(offset, nl);
     const isLastLine = nl === buf.length - 1;
     if (isLastLine && bytes.length > 0 && bytes.every((b) => b === 0)) {
       diagnostics.push({ kind: 'torn-tail', line: lineNo, bytes: bytes.length + 1, message: `line ${lineNo} of ${file} is zero-filled (an interrupted extension): ignored` });
-      return { records, diagnostics, goodBytes: offset, lastSeq, hasHeader };
+      return { records, diagnostics, goodBytes: offset, lastSeq, hasHeader, lines: lineNo - 1 };
     }
     const text = bytes.toString('utf8');
     let value: Record<string, unknown>;
@@ -215,7 +227,81 @@ function parseLedger(buf: Buffer, file: string): Parsed {
     }
     offset = nl + 1;
   }
-  return { records, diagnostics, goodBytes: offset, lastSeq, hasHeader };
+  return { records, diagnostics, goodBytes: offset, lastSeq, hasHeader, lines: lineNo };
+}
+
+/** How long a writer waits for another writer's lock before giving up with a named error. */
+const LOCK_WAIT_MS = 10_000;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Take `<file>.lock` (O_EXCL). A lock whose pid is dead (a writer killed mid-append) is broken: it is renamed
+ * away first, and only removed when the renamed file still names the dead pid, so two breakers cannot both win.
+ * Returns the release function. Synchronous, like the appends it guards.
+ */
+function acquireLock(file: string): () => void {
+  const lock = `${file}.lock`;
+  const token = `${process.pid} ${randomUUID()}\n`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+      try {
+        fs.writeSync(fd, token);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return () => {
+        try {
+          if (fs.readFileSync(lock, 'utf8') === token) fs.unlinkSync(lock);
+        } catch {
+          /* already broken by someone who saw us dead */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder = '';
+    try {
+      holder = fs.readFileSync(lock, 'utf8');
+    } catch {
+      continue; // released meanwhile
+    }
+    const pid = Number(holder.split(' ')[0]);
+    // An empty file is a holder between its create and its write: alive by assumption until the deadline.
+    if (holder !== '' && !pidAlive(pid)) {
+      const aside = `${lock}.stale-${process.pid}-${randomUUID()}`;
+      try {
+        fs.renameSync(lock, aside);
+        if (fs.readFileSync(aside, 'utf8') !== holder) {
+          // We moved a fresh lock taken after our read: put it back (link fails if yet another writer holds one).
+          try {
+            fs.linkSync(aside, lock);
+          } catch {
+            /* the newer holder's lock is lost; it releases nothing but its own token */
+          }
+        }
+        fs.unlinkSync(aside);
+      } catch {
+        /* someone else broke it first */
+      }
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`consent ledger ${file}: lock ${lock} is held by pid ${holder.trim() || '?'} for more than ${LOCK_WAIT_MS} ms`);
+    }
+    Atomics.wait(sleeper, 0, 0, Math.min(20, 1 + attempt));
+  }
 }
 
 function fsyncDir(dir: string): void {
@@ -242,6 +328,8 @@ export class ConsentLedger {
   #fd: number | undefined;
   #size: number;
   #seq: number;
+  /** Complete lines known (for line numbers when catching up with other writers). */
+  #lines: number;
 
   private constructor(file: string | undefined, fd: number | undefined, parsed: Parsed, size: number, opts: LedgerOptions) {
     this.path = file;
@@ -250,6 +338,7 @@ export class ConsentLedger {
     this.diagnostics = parsed.diagnostics;
     this.#seq = parsed.lastSeq;
     this.#size = size;
+    this.#lines = parsed.lines ?? 0;
     this.#now = opts.now ?? (() => new Date());
     this.#maxWrite = opts.maxWriteBytes && opts.maxWriteBytes > 0 ? Math.floor(opts.maxWriteBytes) : Infinity;
   }
@@ -282,16 +371,13 @@ export class ConsentLedger {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       fd = fs.openSync(abs, fs.constants.O_WRONLY | fs.constants.O_APPEND);
     }
+    let release: (() => void) | undefined;
     try {
-      if (created) {
-        const parsed: Parsed = { records: [], diagnostics: [{ kind: 'created', message: `created consent ledger ${abs}` }], goodBytes: 0, lastSeq: -1, hasHeader: false };
-        const ledger = new ConsentLedger(abs, fd, parsed, 0, opts);
-        ledger.#append({ op: 'header', seq: 0, format: LEDGER_FORMAT, created_at: formatProtocolTimestamp(ledger.#now()) });
-        fsyncDir(path.dirname(abs)); // the new file's directory entry is durable too
-        return ledger;
-      }
+      // Under the lock: nobody else is mid-append, so a line without its newline is a dead writer's torn tail.
+      release = acquireLock(abs);
       const buf = fs.readFileSync(abs);
       const parsed = parseLedger(buf, abs);
+      if (created) parsed.diagnostics.push({ kind: 'created', message: `created consent ledger ${abs}` });
       if (parsed.goodBytes < buf.length) {
         fs.ftruncateSync(fd, parsed.goodBytes);
         fs.fsyncSync(fd);
@@ -304,12 +390,15 @@ export class ConsentLedger {
       const ledger = new ConsentLedger(abs, fd, parsed, parsed.goodBytes, opts);
       if (!parsed.hasHeader) {
         // An empty file (or only a torn header): start it properly.
-        ledger.#append({ op: 'header', seq: 0, format: LEDGER_FORMAT, created_at: formatProtocolTimestamp(ledger.#now()) });
+        ledger.#write({ op: 'header', seq: 0, format: LEDGER_FORMAT, created_at: formatProtocolTimestamp(ledger.#now()) });
       }
+      if (created) fsyncDir(path.dirname(abs)); // the new file's directory entry is durable too
       return ledger;
     } catch (err) {
       fs.closeSync(fd);
       throw err;
+    } finally {
+      release?.();
     }
   }
 
@@ -363,7 +452,7 @@ export class ConsentLedger {
     }));
     const record: GrantRecord = {
       op: 'grant',
-      seq: this.#seq + 1,
+      seq: 0, // numbered under the lock, after what other writers appended (#append)
       grant_id: `grant-${randomUUID()}`,
       provider,
       routing_id: input.routingId,
@@ -374,7 +463,6 @@ export class ConsentLedger {
       receipts,
     };
     this.#append(record as unknown as Record<string, unknown>);
-    this.#records.push(record);
     return record;
   }
 
@@ -386,7 +474,7 @@ export class ConsentLedger {
     if (!isProtocolTimestamp(revokedAt)) throw new TypeError(`consent: revoked_at ${JSON.stringify(revokedAt)} is not an F4 timestamp`);
     const record: RevokeRecord = {
       op: 'revoke',
-      seq: this.#seq + 1,
+      seq: 0, // numbered under the lock (#append)
       provider: { name: input.provider.name, version: input.provider.version },
       routing_id: input.routingId,
       grantor: { kind: input.grantor.kind, id: input.grantor.id },
@@ -395,7 +483,6 @@ export class ConsentLedger {
       ...(input.reason !== undefined ? { reason: input.reason } : {}),
     };
     this.#append(record as unknown as Record<string, unknown>);
-    this.#records.push(record);
     return record;
   }
 
@@ -434,26 +521,79 @@ export class ConsentLedger {
     }
   }
 
+  /** Number `record` after every record appended so far (by any writer), write it, remember it. */
   #append(record: Record<string, unknown>): void {
     if (this.path === undefined) {
+      record.seq = this.#seq + 1;
       this.#seq = record.seq as number;
+      this.#records.push(record as unknown as LedgerRecord);
       return;
     }
     if (this.#fd === undefined) throw new Error(`consent ledger ${this.path} is closed`);
+    const release = acquireLock(this.path);
+    try {
+      this.#catchUp();
+      record.seq = this.#seq + 1;
+      this.#write(record);
+      this.#records.push(record as unknown as LedgerRecord);
+    } finally {
+      release();
+    }
+  }
+
+  /** Read what other writers appended since we last looked (called under the lock). */
+  #catchUp(): void {
+    const size = fs.statSync(this.path!).size;
+    if (size === this.#size) return;
+    const fd = fs.openSync(this.path!, 'r');
+    let buf: Buffer;
+    try {
+      buf = Buffer.alloc(size - this.#size);
+      let got = 0;
+      while (got < buf.length) {
+        const n = fs.readSync(fd, buf, got, buf.length - got, this.#size + got);
+        if (n === 0) break;
+        got += n;
+      }
+      buf = buf.subarray(0, got);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const parsed = parseLedger(buf, this.path!, { lastSeq: this.#seq, hasHeader: true, lineNo: this.#lines });
+    this.#records.push(...parsed.records);
+    this.#seq = parsed.lastSeq;
+    this.#lines = parsed.lines;
+    if (parsed.goodBytes < buf.length) {
+      // We hold the lock, so nobody is mid-append: the partial line is a dead writer's, never acknowledged.
+      fs.ftruncateSync(this.#fd!, this.#size + parsed.goodBytes);
+      fs.fsyncSync(this.#fd!);
+      this.diagnostics.push(...parsed.diagnostics, {
+        kind: 'torn-tail-truncated',
+        bytes: buf.length - parsed.goodBytes,
+        message: `removed a torn, never-acknowledged tail of ${buf.length - parsed.goodBytes} bytes (another writer died mid-append) from ${this.path}`,
+      });
+    }
+    this.#size += parsed.goodBytes;
+  }
+
+  /** Write one line at the end (the caller holds the lock), fsync, and advance. */
+  #write(record: Record<string, unknown>): void {
+    const fd = this.#fd;
+    if (fd === undefined) throw new Error(`consent ledger ${this.path} is closed`);
     const bytes = Buffer.from(serialise(record), 'utf8');
     const start = this.#size;
     try {
       let written = 0;
       while (written < bytes.length) {
-        const n = fs.writeSync(this.#fd, bytes, written, Math.min(bytes.length - written, this.#maxWrite));
+        const n = fs.writeSync(fd, bytes, written, Math.min(bytes.length - written, this.#maxWrite));
         written += n;
       }
-      fs.fsyncSync(this.#fd); // durable BEFORE the caller hears "done"
+      fs.fsyncSync(fd); // durable BEFORE the caller hears "done"
     } catch (err) {
       // Leave no partial line behind for the next append to glue onto.
       try {
-        fs.ftruncateSync(this.#fd, start);
-        fs.fsyncSync(this.#fd);
+        fs.ftruncateSync(fd, start);
+        fs.fsyncSync(fd);
       } catch {
         /* the torn tail will be found (and ignored) at the next load */
       }
@@ -461,5 +601,6 @@ export class ConsentLedger {
     }
     this.#size = start + bytes.length;
     this.#seq = record.seq as number;
+    this.#lines += 1;
   }
 }
