@@ -88,7 +88,7 @@ describe('the installed package (npm pack → npm install → read-only node_mod
   it('npx cgp-conformance stdio -- <the installed bundled provider>: exit 0, reports in ./cgp-reports', () => {
     const r = npx(['cgp-conformance', 'stdio', '--', process.execPath, provider]);
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
-    assert.match(r.stdout, /71 scenarios: \d+ passed, 0 failed/);
+    assert.match(r.stdout, /\d+ scenarios: \d+ passed, 0 failed/);
     assert.ok(existsSync(join(project, 'cgp-reports', 'provider-stdio.messages.ndjson')));
   });
 
