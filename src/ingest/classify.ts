@@ -14,7 +14,7 @@
  *  8 code-shaped → code   9 binary (NUL/control-heavy)   10 prose
  */
 import { leadingTimestamp, startsWithTimestamp } from './timestamps.js';
-import { asciiTrim, isBlankRange, skipSpace, type LineIndex } from './lines.js';
+import { asciiTrim, LINE_BLANK, LINE_CONTENT, LINE_FENCE, skipSpace, type LineIndex } from './lines.js';
 import { alignedCells, splitCsvRecords } from './table.js';
 
 export type BlockKind = 'log' | 'stack' | 'table' | 'code' | 'prose' | 'path' | 'binary';
@@ -31,30 +31,25 @@ export interface Block {
 
 // ── segmentation ───────────────────────────────────────────────────────────────────────────────
 
-function isFence(s: string, a: number, b: number): boolean {
-  const i = skipSpace(s, a, b);
-  return s.startsWith('```', i) || s.startsWith('~~~', i);
-}
-
 export function segment(ix: LineIndex): Array<{ first: number; last: number; fenced: boolean }> {
   const out: Array<{ first: number; last: number; fenced: boolean }> = [];
-  const { s, start, end, count } = ix;
+  const { shape, count } = ix;
   let i = 0;
   while (i < count) {
-    if (isBlankRange(s, start[i]!, end[i]!)) {
+    if (shape[i] === LINE_BLANK) {
       i++;
       continue;
     }
-    if (isFence(s, start[i]!, end[i]!)) {
+    if (shape[i] === LINE_FENCE) {
       let j = i + 1;
-      while (j < count && !isFence(s, start[j]!, end[j]!)) j++;
+      while (j < count && shape[j] !== LINE_FENCE) j++;
       const last = j < count ? j : count - 1;
       out.push({ first: i, last, fenced: true });
       i = last + 1;
       continue;
     }
     let j = i;
-    while (j + 1 < count && !isBlankRange(s, start[j + 1]!, end[j + 1]!) && !isFence(s, start[j + 1]!, end[j + 1]!)) j++;
+    while (j + 1 < count && shape[j + 1] === LINE_CONTENT) j++;
     out.push({ first: i, last: j, fenced: false });
     i = j + 1;
   }
@@ -262,7 +257,7 @@ function codeShaped(lines: readonly string[]): boolean {
 
 function isBinary(s: string, a: number, b: number): boolean {
   let control = 0;
-  const n = Math.min(b - a, 8192);
+  const n = Math.min(b - a, 2048);
   for (let i = a; i < a + n; i++) {
     const c = s.charCodeAt(i);
     if (c === 0 || (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 27)) control++;
@@ -271,7 +266,7 @@ function isBinary(s: string, a: number, b: number): boolean {
 }
 
 /** Lines a block is judged on at most (a fixed stride beyond that). */
-export const SAMPLE_LINES = 512;
+export const SAMPLE_LINES = 128;
 
 export function classifyBlock(ix: LineIndex, first: number, last: number, fenced: boolean): Omit<Block, 'first' | 'last' | 'fenced'> {
   if (fenced) return { kind: 'code' };
@@ -288,7 +283,7 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
 
   // One pass for the per-line facts the log and stack rungs need. A block of more than SAMPLE_LINES
   // lines is judged on a fixed stride of its lines (deterministic; §41 known limits): a 50 MB log is
-  // classified in the time of 512 lines per block, and its distiller still reads every line.
+  // classified in the time of 128 lines per block, and its distiller still reads every line.
   const stride = Math.max(1, Math.ceil(n / SAMPLE_LINES));
   const sampled = Math.ceil(n / stride);
   let stamped = 0;

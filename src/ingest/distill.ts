@@ -37,32 +37,21 @@ function template(line: string): string {
     .slice(0, 120);
 }
 
-/** s[a, a+n) === s[b, b+n), compared from the end (log lines that differ mostly differ in their tail or their timestamp). */
-function sameBytes(s: string, a: number, b: number, n: number): boolean {
-  for (let k = n - 1; k >= 0; k--) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
-  return true;
-}
-
 export function distillLog(ix: LineIndex, first: number, last: number): Distilled {
   const { s, start, end } = ix;
   const lines = last - first + 1;
-  // 1. runs of identical consecutive lines (a length check first: most neighbours differ in length)
+  // 1. runs of identical consecutive lines (the index marked each line equal to its predecessor)
   const runLine = new Uint32Array(lines);
   const runCount = new Uint32Array(lines);
+  const same = ix.same;
   let runs = 0;
-  let prevA = -1;
-  let prevB = -1;
   for (let i = first; i <= last; i++) {
-    const a = start[i]!;
-    const b = end[i]!;
-    if (prevA >= 0 && b - a === prevB - prevA && sameBytes(s, a, prevA, b - a)) runCount[runs - 1]!++;
+    if (i > first && same[i] === 1) runCount[runs - 1]!++;
     else {
       runLine[runs] = i;
       runCount[runs] = 1;
       runs++;
     }
-    prevA = a;
-    prevB = b;
   }
   const text = (r: number) => s.slice(start[runLine[r]!]!, end[runLine[r]!]!);
   // 2. alert runs and their class: one scan of the block for the alert words, mapped onto runs

@@ -21,6 +21,30 @@ export interface LineIndex {
   readonly cr: number;
   /** Length in bytes of the longest line. */
   readonly longest: number;
+  /** Per line: LINE_CONTENT, LINE_BLANK (spaces/tabs only) or LINE_FENCE (``` or ~~~ after indentation). */
+  readonly shape: Uint8Array;
+  /** Per line: 1 when its bytes equal the previous line's (identical-line runs, computed while indexing). */
+  readonly same: Uint8Array;
+}
+
+export const LINE_CONTENT = 0;
+export const LINE_BLANK = 1;
+export const LINE_FENCE = 2;
+
+function shapeOf(s: string, a: number, b: number): number {
+  if (a === b) return LINE_BLANK;
+  const c = s.charCodeAt(a);
+  // fast path: a line starting with anything but indentation or a fence character is content
+  if (c !== 32 && c !== 9 && c !== 12 && c !== 11 && c !== 96 && c !== 126) return LINE_CONTENT;
+  if (isBlankRange(s, a, b)) return LINE_BLANK;
+  const i = skipSpace(s, a, b);
+  return s.startsWith('```', i) || s.startsWith('~~~', i) ? LINE_FENCE : LINE_CONTENT;
+}
+
+/** s[a, a+n) === s[b, b+n), compared from the end (neighbouring log lines mostly differ in their tail). */
+function sameBytes(s: string, a: number, b: number, n: number): boolean {
+  for (let k = n - 1; k >= 0; k--) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
 }
 
 class Growable {
@@ -53,6 +77,10 @@ export function indexLines(s: string): LineIndex {
   const n = s.length;
   let pos = 0;
   const hasCr = s.indexOf('\r') >= 0;
+  let shape = new Uint8Array(guess);
+  let same = new Uint8Array(guess);
+  let prevStart = 0;
+  let prevEnd = 0;
   while (pos < n) {
     let nl = s.indexOf('\n', pos);
     let lineEnd: number;
@@ -86,12 +114,26 @@ export function indexLines(s: string): LineIndex {
       lineEnd = n;
       next = n;
     }
+    const k = starts.n;
+    if (k === shape.length) {
+      const grown = new Uint8Array(shape.length * 2);
+      grown.set(shape);
+      shape = grown;
+      const grownSame = new Uint8Array(same.length * 2);
+      grownSame.set(same);
+      same = grownSame;
+    }
+    shape[k] = shapeOf(s, pos, lineEnd);
+    if (k > 0 && lineEnd - pos === prevEnd - prevStart && sameBytes(s, pos, prevStart, lineEnd - pos)) same[k] = 1;
+    prevStart = pos;
+    prevEnd = lineEnd;
     starts.push(pos);
     ends.push(lineEnd);
     if (lineEnd - pos > longest) longest = lineEnd - pos;
     pos = next;
   }
-  return { s, count: starts.n, start: starts.done(), end: ends.done(), lf, crlf, cr, longest };
+  const lines = starts.n;
+  return { s, count: lines, start: starts.done(), end: ends.done(), lf, crlf, cr, longest, shape: shape.subarray(0, lines), same: same.subarray(0, lines) };
 }
 
 /** Spaces, tabs, form feeds and vertical tabs only (never U+00A0: in the byte view that is a UTF-8 continuation byte). */
