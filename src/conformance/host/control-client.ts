@@ -28,6 +28,9 @@ function reviveFanOut(result: FanOutResult): FanOutResult {
 /** How long a host process has to exit once its stdin has ended (after `close`). */
 export const CONTROL_EXIT_GRACE_MS = 2_000;
 
+/** How many host processes are started ahead of the scenarios that will use them. */
+export const WARM_HOSTS = 2;
+
 /** Warm host processes not yet handed to a scenario (killed when the run ends). */
 const warmProcesses = new Set<Promise<StdioConnection>>();
 
@@ -40,7 +43,7 @@ export async function disposeWarmHosts(): Promise<void> {
 
 /**
  * A factory for HostUnderTest instances, each one FRESH process started from `commandLine`. The next
- * scenario's process is started while the current scenario runs (a process that has started and loaded
+ * scenarios' processes (WARM_HOSTS of them) are started while the current scenario runs (a process that has started and loaded
  * but has not been sent anything is as fresh as one started on demand), so a host's start-up time is
  * overlapped instead of paid once per scenario. It is used once, by the next host asked for; whatever is
  * left when the run ends is killed (disposeWarmHosts, and the transport's exit hook as a backstop).
@@ -53,12 +56,16 @@ export function controlledHostFactory(commandLine: string): HostFactory {
     p.catch(() => undefined); // a failed start is reported to the scenario that takes it
     return p;
   };
-  let warm: Promise<StdioConnection> | undefined;
+  const warm: Array<Promise<StdioConnection>> = [];
   return async (options: HostUnderTestOptions): Promise<HostUnderTest> => {
-    const taken = warm ?? start();
+    const taken = warm.shift() ?? start();
     warmProcesses.delete(taken);
-    warm = start();
-    warmProcesses.add(warm);
+    // keep WARM_HOSTS started ahead: a host's start-up is often longer than a scenario
+    while (warm.length < WARM_HOSTS) {
+      const next = start();
+      warm.push(next);
+      warmProcesses.add(next);
+    }
     let conn = await taken;
     // a warm process that died while it waited (or never started) is replaced by one started now
     if (conn.exitStatus !== null) conn = await start();
