@@ -280,12 +280,16 @@ export class ScenarioProbe {
   private async drainUnsolicited(session: AnySession): Promise<void> {
     if (session.kind !== 'stdio') return;
     while (session.conn.queued > 0) {
+      const before = session.conn.queued;
       let env: RawEnvelope | undefined;
       try {
         env = await session.poll(0);
       } catch (err) {
         if (isTargetError(err)) {
           this.notes.push(`unsolicited input from the target: ${describeError(err)}`);
+          // a read that took nothing off the queue (a stalled connection fails fast without reading) would
+          // be retried forever: stop draining
+          if (session.conn.queued >= before) break;
           continue;
         }
         throw err;
