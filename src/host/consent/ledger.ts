@@ -254,13 +254,33 @@ function acquireLock(file: string): () => void {
   const token = `${process.pid} ${randomUUID()}\n`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
+    // The lock appears with its holder's token already in it: the token is written to a private file that is
+    // then hard-linked to the lock name (link fails with EEXIST when the lock is held). Creating the lock
+    // and then writing into it left an EMPTY lock when the writer was killed in between, which no one could
+    // tell from a live holder's, and every later writer gave up after LOCK_WAIT_MS.
+    const mine = `${lock}.${process.pid}-${randomUUID()}.tmp`;
+    let linked = false;
     try {
-      const fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
-      try {
-        fs.writeSync(fd, token);
-      } finally {
-        fs.closeSync(fd);
+      fs.writeFileSync(mine, token, { mode: 0o600 });
+      fs.linkSync(mine, lock);
+      linked = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        try {
+          fs.unlinkSync(mine);
+        } catch {
+          /* never written */
+        }
+        throw err;
       }
+    } finally {
+      try {
+        fs.unlinkSync(mine);
+      } catch {
+        /* already gone */
+      }
+    }
+    if (linked) {
       return () => {
         try {
           if (fs.readFileSync(lock, 'utf8') === token) fs.unlinkSync(lock);
@@ -268,8 +288,6 @@ function acquireLock(file: string): () => void {
           /* already broken by someone who saw us dead */
         }
       };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     let holder = '';
     try {
@@ -278,8 +296,17 @@ function acquireLock(file: string): () => void {
       continue; // released meanwhile
     }
     const pid = Number(holder.split(' ')[0]);
-    // An empty file is a holder between its create and its write: alive by assumption until the deadline.
-    if (holder !== '' && !pidAlive(pid)) {
+    // A lock always carries its holder's token (see above); an empty one can only be left by an older writer
+    // killed between create and write: stale once it is older than a write could take.
+    let stale = holder !== '' && !pidAlive(pid);
+    if (holder === '') {
+      try {
+        stale = Date.now() - fs.statSync(lock).mtimeMs > EMPTY_LOCK_STALE_MS;
+      } catch {
+        continue; // released meanwhile
+      }
+    }
+    if (stale) {
       const aside = `${lock}.stale-${process.pid}-${randomUUID()}`;
       try {
         fs.renameSync(lock, aside);
@@ -303,6 +330,9 @@ function acquireLock(file: string): () => void {
     Atomics.wait(sleeper, 0, 0, Math.min(20, 1 + attempt));
   }
 }
+
+/** An empty lock older than this was left by a writer killed between creating and writing it. */
+const EMPTY_LOCK_STALE_MS = 1_000;
 
 function fsyncDir(dir: string): void {
   let fd: number | undefined;
