@@ -26,7 +26,16 @@ export interface ReportFinding {
   message: string;
   scenario: { name: string; uri: string; line: number; ids: string[] };
   evidence: WireEntry[];
+  /** Set when this finding's evidence was left out to bound the report (see MAX_FINDINGS_WITH_EVIDENCE). */
+  evidence_omitted?: string;
 }
+
+/**
+ * Findings per scenario that carry their wire evidence. A target that fails thousands of frames in one reply
+ * (a 10 000-frame flood) would otherwise copy the same lines into every finding, past what one JSON string
+ * can hold ("Invalid string length"); the rest point at the first ones and at the scenario's transcript.
+ */
+export const MAX_FINDINGS_WITH_EVIDENCE = 25;
 
 /**
  * The lines that show a finding: the exchange it was found in when the probe knows it (the request and its
@@ -55,13 +64,17 @@ export function reportFindings(summary: SuiteSummary): ReportFinding[] {
     if (sc.harness_error !== undefined) continue;
     const scenario = { name: sc.name, uri: sc.uri, line: sc.line, ids: sc.ids };
     const all = sc.transcript ?? [];
-    const evidence = (f?: { wire?: number[] }): WireEntry[] => minimalEvidence(all, f?.wire);
+    let withEvidence = 0;
+    const evidence = (f?: { wire?: number[] }): Pick<ReportFinding, 'evidence' | 'evidence_omitted'> =>
+      ++withEvidence <= MAX_FINDINGS_WITH_EVIDENCE
+        ? { evidence: minimalEvidence(all, f?.wire) }
+        : { evidence: [], evidence_omitted: `the first ${MAX_FINDINGS_WITH_EVIDENCE} findings of this scenario carry their evidence; the scenario's transcript attachment has every line` };
     const errors = sc.findings.filter((f) => f.severity === 'error');
     if (sc.status === 'failed') {
-      if (errors.length > 0) for (const f of errors) out.push({ id: f.id, severity: 'error', pointer: f.pointer, message: f.message, scenario, evidence: evidence(f) });
-      else out.push({ id: leadingId(sc.message ?? '', sc.ids), severity: 'error', pointer: '', message: sc.message ?? `${sc.ids.join(', ')}: the scenario failed`, scenario, evidence: evidence() });
+      if (errors.length > 0) for (const f of errors) out.push({ id: f.id, severity: 'error', pointer: f.pointer, message: f.message, scenario, ...evidence(f) });
+      else out.push({ id: leadingId(sc.message ?? '', sc.ids), severity: 'error', pointer: '', message: sc.message ?? `${sc.ids.join(', ')}: the scenario failed`, scenario, ...evidence() });
     }
-    for (const f of sc.findings.filter((x) => x.severity === 'warning')) out.push({ id: f.id, severity: 'warning', pointer: f.pointer, message: f.message, scenario, evidence: evidence(f) });
+    for (const f of sc.findings.filter((x) => x.severity === 'warning')) out.push({ id: f.id, severity: 'warning', pointer: f.pointer, message: f.message, scenario, ...evidence(f) });
   }
   return out;
 }
