@@ -27,17 +27,8 @@ import { fixtureAnswer, fixtureProvider, fixtureQuery } from '../src/host/compos
 import { sha256Digest } from '../src/protocol/digest.js';
 import { budgetTokens } from '../src/protocol/token-cost.js';
 import type { ProviderAnswer } from '../src/host/types.js';
+import { prng } from '../src/util/prng.js';
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'retry policy config attempts backoff network socket timeout error handler stream buffer parse token budget frame provider host query result'.split(' ');
 

@@ -22,6 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { prng } from '../src/util/prng.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, def: string) => {
@@ -29,16 +30,6 @@ const flag = (name: string, def: string) => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : def;
 };
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A deterministic synthetic log of about `bytes` bytes. */
 export function syntheticLog(bytes: number): Buffer {

@@ -8,21 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConsentLedger } from '../../src/host/consent/ledger.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
+import { prng } from '../../src/util/prng.js';
 
 const ROOT = findPackageRoot();
 const WRITER = ['--import', 'tsx', join(ROOT, 'test', 'fixtures', 'host', 'ledger-writer.ts')];
 
-/** A small deterministic PRNG (mulberry32) so a run is reproducible by seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Writer {
   done: string[];

@@ -15,18 +15,8 @@ import {
 } from '../../src/host/compose/index.js';
 import { fixtureAnswer, fixtureFrame, fixtureProvider, fixtureQuery } from '../../src/host/compose/fixtures.js';
 import type { ProviderAnswer } from '../../src/host/types.js';
+import { prng } from '../../src/util/prng.js';
 
-/** mulberry32: a small seeded PRNG so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle<T>(items: readonly T[], rnd: () => number): T[] {
   const out = items.slice();
