@@ -91,7 +91,7 @@ export async function runSuiteCommand(
     }
     throw err;
   }
-  const ci = applyCiKit(result, opts, kit);
+  const ci = await applyCiKit(result, opts, kit);
   const code = ci.exitCode;
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ ...(jsonReport(result, toolVersion()) as object), ...ci.json }, null, 2)}\n`);

@@ -27,7 +27,7 @@ import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from './suit
 import { describeError, isTargetError } from './suite/errors.js';
 import { ackOf, neverAnswered, performHandshake } from './suite/handshake.js';
 import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from './suite/runtime.js';
-import { hostParametersFromEnv, type HostRunParameters } from './host/runtime.js';
+import type { HostRunParameters } from './host/runtime.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
 import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
 import { openSession } from './suite/session.js';
@@ -234,7 +234,8 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const root = findPackageRoot();
   const config = resolveSuiteConfig({ ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
   const paths = outputPaths(opts);
-  const fromEnv = hostParametersFromEnv();
+  // loaded here: a provider run never loads the host suite's code (issue 14)
+  const fromEnv = (await import('./host/runtime.js')).hostParametersFromEnv();
   const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
   const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);
   const misbehave = opts.misbehave ?? fromEnv.misbehave;
