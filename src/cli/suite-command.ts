@@ -83,7 +83,8 @@ export async function runSuiteCommand(
       ...(timeout !== undefined ? { handshakeMs: timeout, requestMs: timeout } : {}),
       ...(grace !== undefined ? { shutdownGraceMs: grace } : {}),
     };
-    result = await runSuite(build({ ...(opts.tags !== undefined ? { tags: opts.tags } : {}), timeouts, ...(reportsDir !== undefined ? { reportsDir } : {}) }));
+    // one suite per process: only its side's step definitions are loaded (issue 14)
+    result = await runSuite({ ...build({ ...(opts.tags !== undefined ? { tags: opts.tags } : {}), timeouts, ...(reportsDir !== undefined ? { reportsDir } : {}) }), steps: 'side' });
   } catch (err) {
     if (err instanceof ConfigError) {
       usageError(command, err.message);
