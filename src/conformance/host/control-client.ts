@@ -31,6 +31,14 @@ export const CONTROL_EXIT_GRACE_MS = 2_000;
 /** How many host processes are started ahead of the scenarios that will use them. */
 export const WARM_HOSTS = 2;
 
+/** CGP_HOST_WARM=N overrides WARM_HOSTS (0: start each host when its scenario asks; more: for a slow-starting host). */
+function warmHosts(): number {
+  const raw = process.env.CGP_HOST_WARM;
+  if (raw === undefined || raw === '') return WARM_HOSTS;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) > 64) throw new Error(`CGP_HOST_WARM must be an integer from 0 to 64, got ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
 /** Warm host processes not yet handed to a scenario (killed when the run ends). */
 const warmProcesses = new Set<Promise<StdioConnection>>();
 
@@ -57,11 +65,12 @@ export function controlledHostFactory(commandLine: string): HostFactory {
     return p;
   };
   const warm: Array<Promise<StdioConnection>> = [];
+  const ahead = warmHosts();
   return async (options: HostUnderTestOptions): Promise<HostUnderTest> => {
     const taken = warm.shift() ?? start();
     warmProcesses.delete(taken);
     // keep WARM_HOSTS started ahead: a host's start-up is often longer than a scenario
-    while (warm.length < WARM_HOSTS) {
+    while (warm.length < ahead) {
       const next = start();
       warm.push(next);
       warmProcesses.add(next);
