@@ -256,3 +256,11 @@ test('the report is written in pieces and waits for drain when the stream asks',
   assert.ok(writes.length > 1 && writes.every((w) => w.length <= (1 << 16) + 60), `${writes.length} writes`);
   assert.equal(drains, writes.length);
 });
+
+test('src/cli/commands/validate.ts imports only types and commander at its top level (heavy modules load in the action)', () => {
+  const text = readFileSync('src/cli/commands/validate.ts', 'utf8');
+  const imports = text.split('\n').filter((l) => /^import\s/.test(l));
+  assert.ok(imports.length > 0);
+  for (const line of imports) assert.match(line, /^import type |from 'commander';$/, line);
+  assert.match(text, /await import\('\.\.\/\.\.\/conformance\/validate-run\.js'\)/);
+});
