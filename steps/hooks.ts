@@ -2,7 +2,6 @@
 // undeclared need ⇒ skipped + a not-applicable attachment, never a pass); every fresh connection is closed
 // After each scenario and the shared one AfterAll.
 import { After, AfterAll, Before } from '@cucumber/cucumber';
-import { disposeWarmHosts } from '../src/conformance/host/control-client.js';
 import {
   applicability,
   APPLICABILITY_MEDIA_TYPE,
@@ -78,5 +77,4 @@ After({ tags: '@provider', name: 'close fresh connections' }, async function (th
 
 AfterAll({ name: 'close the shared connection' }, async function () {
   await closeRuntime();
-  await disposeWarmHosts();
 });

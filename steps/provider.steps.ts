@@ -1,10 +1,11 @@
 // Step definitions for features/provider/*.feature. Thin by design: each step calls one function of
 // src/conformance/suite (the probes and the verdict); none of them checks anything itself.
-import { defineParameterType, Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from '@cucumber/cucumber';
 import {
   APPLICABILITY_MEDIA_TYPE,
   attestationProbes as attest,
   ConformanceFailure,
+  FRESH_STEPS,
   correlationProbes as corr,
   provenanceProbes as provenance,
   queryProbes as q,
@@ -14,28 +15,18 @@ import {
 } from '../src/conformance/suite/index.js';
 import type { ProviderWorld } from './world.js';
 
-// "B1", "H1 and S3.1-compare-families", "F5, D1 and S6.3-content-digest"
-defineParameterType({
-  name: 'ids',
-  regexp: /[A-Z][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)*(?:(?:, | and )[A-Z][A-Za-z0-9.]*(?:-[A-Za-z0-9.]+)*)*/,
-  transformer: (text: string) => text.split(/, | and /),
-});
-
 // ── connections ──────────────────────────────────────────────────────────────────────────────────
 
 Given('the provider under test has answered the handshake', async function (this: ProviderWorld) {
   await this.run(() => this.p.useShared());
 });
 
-Given('a fresh connection to the provider under test', async function (this: ProviderWorld) {
+Given(FRESH_STEPS.plain, async function (this: ProviderWorld) {
   await this.run(() => this.p.useFresh());
 });
 
-Given('a fresh, handshaken connection to the provider under test', async function (this: ProviderWorld) {
-  await this.run(async () => {
-    await this.p.useFresh();
-    await this.p.handshakeFresh();
-  });
+Given(FRESH_STEPS.handshaken, async function (this: ProviderWorld) {
+  await this.run(() => this.p.useFreshHandshaken());
 });
 
 // ── handshake and lifecycle ──────────────────────────────────────────────────────────────────────

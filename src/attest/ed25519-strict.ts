@@ -93,6 +93,22 @@ export function checkEd25519Strict(publicKeyHex: unknown, message: Uint8Array, s
   const signature = fromLowerHex(signatureHex, 64);
   if (signature === undefined) return { ok: false, reason: 'malformed-signature' };
   if (!(message instanceof Uint8Array)) throw new TypeError('message must be a Uint8Array');
+  // The result is a function of (key, signature, message) alone: one already computed is reused (issue 14:
+  // a suite run meets the same signatures in many replies). The message is keyed by its SHA-512.
+  const key = `${publicKeyHex as string}${signatureHex as string}${toHex(sha512(message))}`;
+  const known = strictMemo.get(key);
+  if (known !== undefined) return known;
+  const result = Object.freeze(checkUncached(publicKey, signature, message));
+  if (strictMemo.size >= STRICT_MEMO_MAX) strictMemo.clear();
+  strictMemo.set(key, result);
+  return result;
+}
+
+/** Results already computed in this process (bounded: cleared when full). */
+const strictMemo = new Map<string, StrictResult>();
+const STRICT_MEMO_MAX = 4_096;
+
+function checkUncached(publicKey: Uint8Array, signature: Uint8Array, message: Uint8Array): StrictResult {
 
   const a = decodePointStrict(publicKey);
   if ('error' in a) return { ok: false, reason: a.error === 'non-canonical' ? 'non-canonical-public-key' : 'invalid-public-key' };
@@ -125,8 +141,18 @@ function secretKeyBytes(secretKeyHex: string): Uint8Array {
 
 /** Deterministic RFC 8032 Ed25519 signature (128 lowercase hex) of `message`. */
 export function signEd25519(secretKeyHex: string, message: Uint8Array): string {
-  return toHex(ed.sign(message, secretKeyBytes(secretKeyHex)));
+  // RFC 8032 signatures are deterministic: one already made for this key and message is reused.
+  const key = `${secretKeyHex}${toHex(sha512(message))}`;
+  let signature = signMemo.get(key);
+  if (signature === undefined) {
+    signature = toHex(ed.sign(message, secretKeyBytes(secretKeyHex)));
+    if (signMemo.size >= STRICT_MEMO_MAX) signMemo.clear();
+    signMemo.set(key, signature);
+  }
+  return signature;
 }
+
+const signMemo = new Map<string, string>();
 
 /** The public key (64 lowercase hex) of an RFC 8032 32-byte secret-key seed. */
 export function publicKeyOf(secretKeyHex: string): string {

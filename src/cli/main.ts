@@ -2,21 +2,32 @@
 // Exit codes (DESIGN "CLI"): 0 no MUST failed (warnings allowed); 1 a MUST failed; 2 usage error or
 // unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
 import { Command, CommanderError } from 'commander';
-import { registerValidateCommand } from './commands/validate.js';
-import { registerProviderCommand } from './commands/provider.js';
-import { registerStdioCommand } from './commands/stdio.js';
-import { registerHttpCommand } from './commands/http.js';
-import { registerHostCommand } from './commands/host.js';
-import { registerCertifyCommand } from './commands/certify.js';
-import { registerReportCommand } from './commands/report.js';
-import { registerExplainCommand } from './commands/explain.js';
-import { registerInspectCommand } from './commands/inspect.js';
-import { registerIngestCommand } from './commands/ingest.js';
-import { registerFuzzCommand } from './commands/fuzz.js';
-import { registerReplayCommand } from './commands/replay.js';
 import { toolVersion } from './tool-version.js';
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Every subcommand and where it lives. Issue 14 ("load only what a run uses"): a run names its command
+ * first, so only that command's module (and what it imports) is loaded; help, and anything that is not a
+ * known command name, loads them all (commander then lists them, or suggests the nearest).
+ */
+const COMMANDS: ReadonlyArray<[string, () => Promise<Register>]> = [
+  ['validate', async () => (await import('./commands/validate.js')).registerValidateCommand],
+  ['provider', async () => (await import('./commands/provider.js')).registerProviderCommand],
+  ['stdio', async () => (await import('./commands/stdio.js')).registerStdioCommand],
+  ['http', async () => (await import('./commands/http.js')).registerHttpCommand],
+  ['host', async () => (await import('./commands/host.js')).registerHostCommand],
+  ['certify', async () => (await import('./commands/certify.js')).registerCertifyCommand],
+  ['report', async () => (await import('./commands/report.js')).registerReportCommand],
+  ['explain', async () => (await import('./commands/explain.js')).registerExplainCommand],
+  ['inspect', async () => (await import('./commands/inspect.js')).registerInspectCommand],
+  ['ingest', async () => (await import('./commands/ingest.js')).registerIngestCommand],
+  ['fuzz', async () => (await import('./commands/fuzz.js')).registerFuzzCommand],
+  ['replay', async () => (await import('./commands/replay.js')).registerReplayCommand],
+];
+
+/** The program with every command (`only`: just the named one, when it is one). */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command();
   program
     .name('cgp-conformance')
@@ -28,23 +39,13 @@ export function buildProgram(): Command {
     // commander's usage errors as one line: "cgp-conformance: error: unknown option '--tag' (Did you mean --tags?)"
     .configureOutput({ outputError: (text, write) => write(`cgp-conformance: ${text.trimEnd().replace(/\n+/g, ' ')}\n`) })
     .exitOverride();
-  registerValidateCommand(program);
-  registerProviderCommand(program);
-  registerStdioCommand(program);
-  registerHttpCommand(program);
-  registerHostCommand(program);
-  registerCertifyCommand(program);
-  registerReportCommand(program);
-  registerExplainCommand(program);
-  registerInspectCommand(program);
-  registerIngestCommand(program);
-  registerFuzzCommand(program);
-  registerReplayCommand(program);
+  const chosen = COMMANDS.filter(([name]) => name === only);
+  for (const [, load] of chosen.length === 1 ? chosen : COMMANDS) (await load())(program);
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv[0]);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

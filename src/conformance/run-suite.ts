@@ -20,16 +20,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { loadConfiguration, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
+import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import { findPackageRoot } from '../util/package-root.js';
 import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from './suite/config.js';
 import { describeError, isTargetError } from './suite/errors.js';
 import { ackOf, neverAnswered, performHandshake } from './suite/handshake.js';
-import { closeRuntime, installRuntime, SuiteRuntime } from './suite/runtime.js';
+import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from './suite/runtime.js';
 import { hostParametersFromEnv, type HostRunParameters } from './host/runtime.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
-import { checkTagExpression, countSelected } from './selection.js';
+import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
 import { openSession } from './suite/session.js';
 import { summarize, type CucumberMessage, type SuiteSummary } from './suite/summary.js';
 
@@ -80,16 +80,21 @@ export interface RunSuiteResult {
 
 let support: { key: string; library: ISupportCodeLibrary } | undefined;
 
-/** Where the step definitions are: compiled when this module is compiled, TypeScript when it runs under tsx. */
-function supportImports(root: string): string[] {
+/**
+ * The step definitions a side needs (issue 14: a provider run loads no host code, and the reverse):
+ * compiled when this module is compiled, TypeScript when it runs under tsx.
+ */
+const SUPPORT: Record<'provider' | 'host', string[]> = {
+  provider: ['world', 'parameters', 'hooks', 'provider.steps'],
+  host: ['world', 'parameters', 'host/**/*', 'types.steps'],
+};
+
+function supportImports(root: string, side: 'provider' | 'host'): string[] {
   const compiled = fileURLToPath(import.meta.url).endsWith('.js');
-  if (compiled) {
-    const dir = join(root, 'dist', 'steps');
-    if (!existsSync(dir)) throw new Error(`compiled step definitions not found in ${dir}: run \`npm run build\` first`);
-    return [join(dir, '**', '*.js')];
-  }
+  const dir = compiled ? join(root, 'dist', 'steps') : join(root, 'steps');
+  if (compiled && !existsSync(dir)) throw new Error(`compiled step definitions not found in ${dir}: run \`npm run build\` first`);
   // Under tsx the loader is already active in this process: the .ts steps import directly.
-  return [join(root, 'steps', '**', '*.ts')];
+  return SUPPORT[side].map((f) => join(dir, `${f}.${compiled ? 'js' : 'ts'}`));
 }
 
 const EMPTY_SUMMARY: SuiteSummary = {
@@ -105,6 +110,8 @@ interface CucumberPlan {
   runConfiguration: IRunConfiguration;
   environment: IRunEnvironment;
   key: string;
+  /** The fresh provider connections the selected scenarios open (provider side). */
+  freshDemand: FreshDemand;
 }
 
 async function planCucumber(
@@ -117,7 +124,7 @@ async function planCucumber(
 ): Promise<CucumberPlan> {
   const userTags = checkTagExpression(opts.tags);
   const tags = userTags !== undefined ? `${sideTags} and (${userTags})` : sideTags;
-  const imports = supportImports(root);
+  const imports = supportImports(root, opts.side === 'host' ? 'host' : 'provider');
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
   const format: Array<string | [string, string?]> = [
     ['message', paths.messagesPath],
@@ -139,15 +146,20 @@ async function planCucumber(
     },
     environment,
   );
-  await countSelected(runConfiguration.sources, environment, userTags, opts.side);
-  return { runConfiguration, environment, key: imports.join('\n') };
+  const selected = await selectScenarios(runConfiguration.sources, environment, userTags, opts.side);
+  return { runConfiguration, environment, key: imports.join('\n'), freshDemand: freshDemandOf(selected, root, FRESH_STEPS) };
 }
 
-async function runPlanned(plan: CucumberPlan): Promise<{ success: boolean; summary: SuiteSummary }> {
-  const options: IRunOptions = { ...plan.runConfiguration, support: support?.key === plan.key ? support.library : plan.runConfiguration.support };
+/** The step definitions, loaded once per process (certify and the red team run many suites in one process). */
+async function supportFor(plan: CucumberPlan): Promise<ISupportCodeLibrary> {
+  if (support?.key !== plan.key) support = { key: plan.key, library: await loadSupport(plan.runConfiguration, plan.environment) };
+  return support.library;
+}
+
+async function runPlanned(plan: CucumberPlan, library?: ISupportCodeLibrary): Promise<{ success: boolean; summary: SuiteSummary }> {
+  const options: IRunOptions = { ...plan.runConfiguration, support: library ?? (await supportFor(plan)) };
   const messages: CucumberMessage[] = [];
   const result = await runCucumber(options, plan.environment, (m) => messages.push(m as CucumberMessage));
-  support = { key: plan.key, library: result.support };
   return { success: result.success, summary: summarize(messages) };
 }
 
@@ -172,10 +184,19 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
   const runtime = new SuiteRuntime(config, runId);
 
-  // Preflight: connect + handshake once; that connection becomes the shared one.
-  try {
+  // Issue 14: everything that waits on the target starts now and overlaps the loading of the step
+  // definitions: the preflight (connect + handshake once; that connection becomes the shared one) and the
+  // fresh connections the selected scenarios will open.
+  const preflight = (async () => {
     const session = await openSession(config);
-    const outcome = await performHandshake(session, PROTOCOL_VERSION);
+    return { session, outcome: await performHandshake(session, PROTOCOL_VERSION) };
+  })();
+  preflight.catch(() => {}); // awaited below
+  runtime.planFresh(plan.freshDemand);
+  const library = supportFor(plan);
+  library.catch(() => {}); // awaited below
+  try {
+    const { session, outcome } = await preflight;
     if (neverAnswered(outcome) && !opts.runIfNeverAnswered) {
       await session.close();
       await runtime.close();
@@ -194,7 +215,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   installRuntime(runtime);
   let ran: { success: boolean; summary: SuiteSummary };
   try {
-    ran = await runPlanned(plan);
+    ran = await runPlanned(plan, await library);
   } finally {
     await closeRuntime();
     await runtime.close();

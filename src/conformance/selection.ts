@@ -5,7 +5,10 @@
  */
 import parseTagExpression from '@cucumber/tag-expressions';
 import { loadSources, type IRunEnvironment, type ISourcesCoordinates } from '@cucumber/cucumber/api';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { ConfigError } from './suite/config.js';
+import type { FreshDemand } from './suite/runtime.js';
 
 /** Throws ConfigError when `expression` does not parse; returns it trimmed (undefined when empty). */
 export function checkTagExpression(expression: string | undefined): string | undefined {
@@ -19,8 +22,14 @@ export function checkTagExpression(expression: string | undefined): string | und
   return expression.trim();
 }
 
-/** The number of scenarios the sources select; a user expression selecting none is a ConfigError. */
-export async function countSelected(sources: ISourcesCoordinates, environment: IRunEnvironment, userTags: string | undefined, side: string): Promise<number> {
+/** A selected scenario: its feature file and the line of its pickle (the scenario, or an Examples row). */
+export interface SelectedScenario {
+  uri: string;
+  line: number;
+}
+
+/** The scenarios the sources select; a user expression selecting none is a ConfigError. */
+export async function selectScenarios(sources: ISourcesCoordinates, environment: IRunEnvironment, userTags: string | undefined, side: string): Promise<SelectedScenario[]> {
   const { plan, errors } = await loadSources(sources, environment);
   if (errors.length > 0) throw new Error(`the suite's feature files did not parse: ${errors.map((e) => e.message).join('; ')}`);
   if (plan.length === 0) {
@@ -30,5 +39,28 @@ export async function countSelected(sources: ISourcesCoordinates, environment: I
         : `no ${side} scenario found`,
     );
   }
-  return plan.length;
+  return plan.map((p) => ({ uri: p.uri, line: p.location.line }));
+}
+
+/**
+ * How many selected scenarios open each kind of fresh connection (issue 14: they are started ahead, all at
+ * once). Read from the feature text: the Given steps between the scenario's header (the nearest Scenario
+ * line above its pickle's line) and the next Scenario, Examples or Rule line. `uri` is relative to `cwd`.
+ */
+export function freshDemandOf(selected: readonly SelectedScenario[], cwd: string, steps: { plain: string; handshaken: string }): FreshDemand {
+  const demand: FreshDemand = { plain: 0, handshaken: 0 };
+  const files = new Map<string, string[]>();
+  const header = /^\s*(Scenario|Scenario Outline|Scenario Template|Example|Examples|Scenarios|Rule|Feature|Background)\s*:/;
+  for (const { uri, line } of selected) {
+    let lines = files.get(uri);
+    if (!lines) files.set(uri, (lines = readFileSync(isAbsolute(uri) ? uri : join(cwd, uri), 'utf8').split(/\r?\n/)));
+    let start = line - 1;
+    while (start > 0 && !/^\s*(Scenario|Scenario Outline|Scenario Template|Example)\s*:/.test(lines[start] ?? '')) start--;
+    for (let i = start + 1; i < lines.length && !header.test(lines[i] ?? ''); i++) {
+      const step = (lines[i] ?? '').trim().replace(/^(Given|And|When|Then|But|\*)\s+/, '');
+      if (step === steps.plain) demand.plain++;
+      else if (step === steps.handshaken) demand.handshaken++;
+    }
+  }
+  return demand;
 }

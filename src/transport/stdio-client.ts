@@ -392,6 +392,64 @@ export class StdioConnection {
   }
 
   /**
+   * The end of a session as evidence (issue 14: silence proven without a window). Send `shutdown`, end
+   * stdin, and collect every item the child still writes until its stdout ends; past `graceMs`, kill its
+   * process group and collect what it had written before. Nothing here depends on how fast the child is:
+   * whatever it wrote in answer to earlier input is in hand afterwards, in order (envelopes, and each line
+   * that could not be framed as its error). At most `maxItems` are kept; `dropped` counts the rest. The
+   * connection is closed afterwards. A well-behaved child that exits on shutdown (or at end of input) costs
+   * only its own exit.
+   */
+  async drainToEnd(graceMs = DEFAULT_SHUTDOWN_GRACE_MS, maxItems = 1_000): Promise<{ items: Array<RawEnvelope | TransportError>; dropped: number; result: ShutdownResult }> {
+    const t0 = Date.now();
+    if (this.exitInfo === null && !this.closed && this.terminal === null) {
+      await this.send({ type: 'shutdown' }, graceMs).catch(() => {}); // it may already be gone
+    }
+    const stdin = this.child.stdin;
+    if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.end();
+    const items: Array<RawEnvelope | TransportError> = [];
+    let dropped = 0;
+    const collect = async (deadline: number): Promise<boolean> => {
+      for (;;) {
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        try {
+          const env = await this.read(left, 'shutdown', true, left, undefined, true);
+          if (env === undefined) return false; // the deadline passed with the stream still open
+          if (items.length < maxItems) items.push(env);
+          else dropped++;
+        } catch (err) {
+          if (err instanceof TransportError && isLineFramingError(err)) {
+            if (items.length < maxItems) items.push(err);
+            else dropped++;
+            continue;
+          }
+          return true; // end of stream (or the connection closed)
+        }
+      }
+    };
+    let killed = false;
+    if (!(await collect(t0 + graceMs))) {
+      killed = true;
+      this.killAll();
+      await collect(Date.now() + KILL_WAIT_MS);
+    }
+    const exit = await this.waitExit(KILL_WAIT_MS);
+    await this.close();
+    return {
+      items,
+      dropped,
+      result: {
+        exitCode: exit?.exitCode ?? null,
+        signal: exit?.signal ?? null,
+        clean: !killed && exit !== null && exit.exitCode === 0 && exit.signal === null,
+        killed,
+        elapsedMs: Date.now() - t0,
+      },
+    };
+  }
+
+  /**
    * End the child's stdin (EOF, no envelope) and give it `graceMs` to exit; kill it after that. How a
    * peer whose protocol ends at end of input is let go (the host control protocol).
    */
@@ -518,9 +576,9 @@ export class StdioConnection {
     });
   }
 
-  private read(timeoutMs: number, what: TimeoutWhat, silenceOk: boolean, reportMs = timeoutMs, context?: () => string): Promise<RawEnvelope | undefined> {
+  private read(timeoutMs: number, what: TimeoutWhat, silenceOk: boolean, reportMs = timeoutMs, context?: () => string, evenIfStalled = false): Promise<RawEnvelope | undefined> {
     try {
-      this.assertUsable(what, reportMs);
+      if (this.closed || !evenIfStalled) this.assertUsable(what, reportMs);
     } catch (err) {
       return Promise.reject(err);
     }

@@ -1,6 +1,7 @@
 // Hooks of the host-facing scenarios: one HostScenario (a fresh host under test, its own consent ledger,
 // its scripted providers) per @host scenario, disposed after it whatever happened.
-import { After, Before } from '@cucumber/cucumber';
+import { After, AfterAll, Before } from '@cucumber/cucumber';
+import { disposeWarmHosts } from '../../src/conformance/host/control-client.js';
 import { HostScenario } from '../../src/conformance/host/scenario.js';
 import { hostSuiteConfig, type HostRunParameters } from '../../src/conformance/host/runtime.js';
 import { idsOfTags } from '../../src/conformance/host/tags.js';
@@ -25,4 +26,8 @@ After({ tags: '@host', name: 'host scenario teardown' }, async function (this: P
   }
   if (entries.length > 0) this.attach(encodeTranscript(entries.slice(0, 200)), TRANSCRIPT_MEDIA_TYPE);
   await this.hostScenario?.dispose();
+});
+
+AfterAll({ name: 'stop the host processes started ahead' }, async function () {
+  await disposeWarmHosts();
 });

@@ -7,6 +7,7 @@
  *                                   is passed to it as --misbehave (the red team uses that)
  *
  * Timeouts: CGP_HANDSHAKE_TIMEOUT_MS (10 s), CGP_REQUEST_TIMEOUT_MS (10 s), CGP_SHUTDOWN_GRACE_MS (2 s).
+ * Fresh stdio connections started ahead of need: CGP_SPAWN_AHEAD (16).
  * Files the harness may re-read for S6.2-digested-bytes: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated);
  * the bundled provider's fixture folder is trusted by default, nothing else ever is.
  * Frame ids a target is known to have retired (V3 probe): CGP_PROVIDER_RETIRED_IDS (comma separated).
@@ -61,7 +62,17 @@ export interface SuiteConfig {
   retiredFrameIds: string[];
   /** Copy the target's stderr to ours. */
   forwardStderr: boolean;
+  /**
+   * At most this many fresh stdio connections are started (and, where the scenario wants one, handshaken)
+   * ahead of the scenarios that will take them (CGP_SPAWN_AHEAD, default DEFAULT_SPAWN_AHEAD): a provider's
+   * start-up is overlapped instead of paid once per scenario. Lower it for a provider that cannot run
+   * that many instances at once.
+   */
+  spawnAhead: number;
 }
+
+/** Default CGP_SPAWN_AHEAD: more than the full provider suite needs (12 fresh connections). */
+export const DEFAULT_SPAWN_AHEAD = 16;
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -122,10 +133,10 @@ export function bundledProviderCommand(root = findPackageRoot()): { command: str
   return { command: process.execPath, args: ['--import', 'tsx', join(root, 'src', 'provider', 'main.ts')], compiled: false };
 }
 
-function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number, unit = 'milliseconds'): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name} must be a positive integer (milliseconds), got ${JSON.stringify(raw)}`);
+  if (!/^[0-9]+$/.test(raw) || Number(raw) <= 0) throw new ConfigError(`${name} must be a positive integer (${unit}), got ${JSON.stringify(raw)}`);
   return Number(raw);
 }
 
@@ -138,6 +149,8 @@ export interface ResolveOptions {
   misbehave?: string;
   /** Timeout overrides (ms). */
   timeouts?: Partial<SuiteTimeouts>;
+  /** Overrides CGP_SPAWN_AHEAD. */
+  spawnAhead?: number;
 }
 
 /** Resolve the suite configuration from options and the environment. Throws ConfigError on a usage problem. */
@@ -151,6 +164,7 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
   const extraRoots = (env.CGP_PROVIDER_FILE_ROOTS ?? '').split(delimiter).filter((r) => r !== '');
   const retired = (env.CGP_PROVIDER_RETIRED_IDS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   const forwardStderr = env.CGP_FORWARD_STDERR === '1';
+  const spawnAhead = opts.spawnAhead ?? positiveInt(env, 'CGP_SPAWN_AHEAD', DEFAULT_SPAWN_AHEAD, 'a count of connections');
   const misbehave = opts.misbehave ?? (env.CGP_MISBEHAVE !== undefined && env.CGP_MISBEHAVE !== '' ? env.CGP_MISBEHAVE : undefined);
 
   let target: TargetSpec;
@@ -220,5 +234,5 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
     trustedRoots.push(join(findPackageRoot(), FIXTURE_DIR));
     retiredFrameIds.push(...RETIRED_FRAME_IDS);
   }
-  return { target, timeouts, trustedRoots, retiredFrameIds, forwardStderr };
+  return { target, timeouts, trustedRoots, retiredFrameIds, forwardStderr, spawnAhead };
 }

@@ -1,6 +1,6 @@
 /** The provider-facing conformance suite's support code: what step definitions call. */
 export { resolveSuiteConfig, splitCommandLine, bundledProviderCommand, ConfigError, type SuiteConfig, type TargetSpec, type SuiteTimeouts } from './config.js';
-export { SuiteRuntime, runtimeFor, installRuntime, closeRuntime, type SharedSession } from './runtime.js';
+export { SuiteRuntime, runtimeFor, installRuntime, closeRuntime, FRESH_STEPS, type SharedSession, type FreshDemand } from './runtime.js';
 export { ScenarioProbe, probeQuery, PROBE_GOAL, GENEROUS, TYPICAL, type FramesAnswer } from './scenario.js';
 export { needsOf, needsAck, applicability, NEEDS, type Applicability } from './capabilities.js';
 export {

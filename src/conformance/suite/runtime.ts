@@ -1,7 +1,7 @@
 /**
  * One suite run's shared state: the resolved target config, ONE shared provider connection for read-only
- * scenarios (established lazily, handshaken once), and a small pool of fresh connections spawned ahead in
- * parallel for the scenarios that need a fresh process (malformed input, shutdown, foreign handshake, …).
+ * scenarios (established lazily, handshaken once), and the fresh connections the selected scenarios need
+ * (malformed input, shutdown, foreign handshake, …), started ahead in parallel (planFresh).
  * Everything opened here is closed by close() (cucumber's AfterAll); the transport also kills stdio process
  * groups when the harness exits.
  */
@@ -20,13 +20,39 @@ export interface SharedSession {
   evidence: Evidence;
 }
 
-/** Fresh stdio processes kept spawned ahead of need. */
-const POOL_SIZE = 3;
+/** Without a plan (a plain cucumber-js run), this many fresh stdio connections are kept started ahead. */
+const UNPLANNED_AHEAD = 2;
+
+/** How many fresh connections the selected scenarios will take, by kind (run-suite counts them from the pickles). */
+export interface FreshDemand {
+  /** "a fresh connection": started, not handshaken (the scenario's own handshake is the probe). */
+  plain: number;
+  /** "a fresh, handshaken connection": started and handshaken with contextgraph/1.0 before the scenario takes it. */
+  handshaken: number;
+}
+
+/** The Given steps that open each kind of fresh connection (steps/provider.steps.ts; counted by run-suite). */
+export const FRESH_STEPS = {
+  plain: 'a fresh connection to the provider under test',
+  handshaken: 'a fresh, handshaken connection to the provider under test',
+} as const;
+
+/** A fresh connection with its contextgraph/1.0 handshake done (judged by the scenario that takes it). */
+export interface FreshHandshaken {
+  session: AnySession;
+  outcome: HandshakeOutcome;
+}
 
 export class SuiteRuntime {
   private sharedPromise: Promise<SharedSession> | undefined;
   private readonly open = new Set<AnySession>();
-  private pool: Array<Promise<AnySession>> = [];
+  /** Connections still starting (spawned, not yet ready). */
+  private readonly opening = new Set<Promise<AnySession>>();
+  /** Started ahead, not yet taken (stdio only). */
+  private plainPool: Array<Promise<AnySession>> = [];
+  private handshakenPool: Array<Promise<FreshHandshaken>> = [];
+  /** Connections of each kind the rest of the run will still take (undefined: no plan, keep a few ahead). */
+  private demand: FreshDemand | undefined;
   private closed = false;
   /** Per connection: how many of its inbound lines have had their framing checked (each line once). */
   private readonly linesChecked = new WeakMap<AnySession, number>();
@@ -58,17 +84,53 @@ export class SuiteRuntime {
     return ackOf((await this.shared()).outcome);
   }
 
+  /**
+   * Issue 14: start the fresh connections the selected scenarios will take now, all at once (up to
+   * config.spawnAhead not yet taken), so that N slow-starting processes cost one start-up, not N. A process
+   * started ahead has been sent nothing (or only the contextgraph/1.0 handshake its scenario asks for), so it
+   * is as fresh as one started on demand; no verdict depends on when it was started. HTTP and in-process
+   * targets open nothing ahead (a new client is free).
+   */
+  planFresh(demand: FreshDemand): void {
+    this.demand = { ...demand };
+    this.refill();
+  }
+
+  private refill(): void {
+    if (this.closed || this.config.target.kind !== 'stdio') return;
+    const d = this.demand ?? { plain: UNPLANNED_AHEAD, handshaken: 0 };
+    const ahead = this.config.spawnAhead;
+    // alternate the kinds, so that a small spawnAhead still serves both
+    while (this.plainPool.length + this.handshakenPool.length < ahead) {
+      const wantPlain = this.plainPool.length < d.plain;
+      const wantShaken = this.handshakenPool.length < d.handshaken;
+      if (!wantPlain && !wantShaken) break;
+      if (wantPlain && (!wantShaken || this.plainPool.length <= this.handshakenPool.length)) this.plainPool.push(quiet(this.track(openSession(this.config))));
+      else this.handshakenPool.push(quiet(this.handshaken(this.track(openSession(this.config)))));
+    }
+  }
+
+  private async handshaken(opening: Promise<AnySession>): Promise<FreshHandshaken> {
+    const session = await opening;
+    return { session, outcome: await performHandshake(session, PROTOCOL_VERSION) };
+  }
+
+  private take<T>(pool: Array<Promise<T>>, kind: keyof FreshDemand, open: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new HarnessError('fresh: the suite runtime is closed'));
+    const next = pool.shift() ?? open();
+    if (this.demand) this.demand[kind] = Math.max(0, this.demand[kind] - 1);
+    this.refill();
+    return next;
+  }
+
   /** A new connection (a new process for stdio), not yet handshaken. The caller releases it. */
   fresh(): Promise<AnySession> {
-    if (this.closed) return Promise.reject(new HarnessError('fresh: the suite runtime is closed'));
-    if (this.config.target.kind !== 'stdio') return this.track(openSession(this.config));
-    const next = this.pool.shift() ?? this.track(openSession(this.config));
-    while (this.pool.length < POOL_SIZE - 1) {
-      const spare = this.track(openSession(this.config));
-      spare.catch(() => {}); // surfaced when taken
-      this.pool.push(spare);
-    }
-    return next;
+    return this.take(this.plainPool, 'plain', () => this.track(openSession(this.config)));
+  }
+
+  /** A new connection with the contextgraph/1.0 handshake done (its outcome is judged by the caller). */
+  freshHandshaken(): Promise<FreshHandshaken> {
+    return this.take(this.handshakenPool, 'handshaken', () => this.handshaken(this.track(openSession(this.config))));
   }
 
   /** Per connection: the scenario whose read first timed out on it, and what that timeout said. */
@@ -108,7 +170,7 @@ export class SuiteRuntime {
   }
 
   private track(p: Promise<AnySession>): Promise<AnySession> {
-    return p.then(async (s) => {
+    const tracked = p.then(async (s) => {
       if (this.closed) {
         await s.close();
         throw new HarnessError('the suite runtime closed while a connection was opening');
@@ -116,16 +178,28 @@ export class SuiteRuntime {
       this.open.add(s);
       return s;
     });
+    this.opening.add(tracked);
+    const forget = () => this.opening.delete(tracked);
+    tracked.then(forget, forget);
+    return tracked;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const pending = this.pool;
-    this.pool = [];
-    await Promise.allSettled(pending.map((p) => p.then((s) => s.close())));
+    // Connections opened ahead and never taken: the ones still starting are closed by track() once they
+    // have started; a handshake in flight on one fails fast when its session closes below.
+    this.plainPool = [];
+    this.handshakenPool = [];
+    await Promise.allSettled([...this.opening]);
     await Promise.allSettled([...this.open].map((s) => s.close()));
     this.open.clear();
   }
+}
+
+/** A connection opened ahead whose failure is reported to the scenario that takes it, not as unhandled. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
 }
 
 let current: SuiteRuntime | undefined;

@@ -12,9 +12,9 @@ import type { RawEnvelope } from '../../transport/ndjson.js';
 import { WireRecorder, type WireEntry } from '../evidence.js';
 import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyContext } from './checks.js';
 import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
-import { ackOf, judgeInFamily, performHandshake } from './handshake.js';
+import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';
 import { Ledger, type Verdict } from './ledger.js';
-import type { SharedSession, SuiteRuntime } from './runtime.js';
+import type { FreshHandshaken, SharedSession, SuiteRuntime } from './runtime.js';
 import type { AnySession, TappedLine } from './session.js';
 
 /** A frames reply with the query it answers. */
@@ -111,10 +111,33 @@ export class ScenarioProbe {
     return session;
   }
 
+  /**
+   * A fresh connection with its contextgraph/1.0 handshake done (started and handshaken ahead by the runtime,
+   * issue 14), the ack judged here; fails the scenario when there is none. Its opening lines (the handshake
+   * and its answer) are this scenario's wire evidence.
+   */
+  async useFreshHandshaken(): Promise<JsonObject> {
+    let taken: FreshHandshaken;
+    try {
+      taken = await this.runtime.freshHandshaken();
+    } catch (err) {
+      if (isTargetError(err)) this.fail(`could not open a fresh connection to the target: ${describeError(err)}`);
+      throw err;
+    }
+    this.owned.push(taken.session);
+    this.freshSession = taken.session;
+    this.freshAck = undefined;
+    this.touch(taken.session, `fresh-${++this.freshCount}`, true);
+    return this.judgeFreshHandshake(taken.outcome);
+  }
+
   /** Handshake the fresh connection (contextgraph/1.0) and judge the ack; fails the scenario when there is none. */
   async handshakeFresh(): Promise<JsonObject> {
     const session = this.freshSession ?? (await this.useFresh());
-    const outcome = await performHandshake(session, PROTOCOL_VERSION);
+    return this.judgeFreshHandshake(await performHandshake(session, PROTOCOL_VERSION));
+  }
+
+  private judgeFreshHandshake(outcome: HandshakeOutcome): JsonObject {
     this.merge(judgeInFamily(outcome, this.config.target));
     const ack = ackOf(outcome);
     if (!ack) {
@@ -169,13 +192,14 @@ export class ScenarioProbe {
     return Array.isArray(reps) ? reps.filter((r): r is string => typeof r === 'string') : undefined;
   }
 
-  private touch(session: AnySession, connection: string): void {
+  private touch(session: AnySession, connection: string, handshakenAhead = false): void {
     if (this.used.has(session)) return;
     this.used.add(session);
-    // The shared connection was handshaken before this scenario: its opening lines come first (negative times).
+    // The shared connection (and a fresh one handshaken ahead) was handshaken before this scenario took it:
+    // its opening lines come first (negative times).
     const record = (t: TappedLine) =>
       this.wire.add({ direction: t.direction === 'out' ? 'sent' : 'received', connection, line: t.line, at: t.wall, ...(t.raw ? { raw: true } : {}), ...(t.error !== undefined ? { error: t.error } : {}) });
-    if (connection === 'shared') for (const t of session.taps.opening) record(t);
+    if (connection === 'shared' || handshakenAhead) for (const t of session.taps.opening) record(t);
     this.untap.push(session.taps.on(record));
   }
 

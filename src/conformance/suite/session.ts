@@ -202,6 +202,11 @@ export class StdioSession implements ProviderSession {
     return this.conn.shutdown(graceMs);
   }
 
+  /** Shutdown, end of input, and every item the target still writes until its stdout ends (StdioConnection.drainToEnd). */
+  drainToEnd(graceMs = this.timeouts.shutdownGraceMs) {
+    return this.conn.drainToEnd(graceMs);
+  }
+
   close(): Promise<void> {
     return this.conn.close();
   }

@@ -14,8 +14,53 @@ import { judgeForeign, judgeInFamily, performHandshake } from '../handshake.js';
 import { probeQuery, TYPICAL, type ScenarioProbe } from '../scenario.js';
 import type { StdioSession } from '../session.js';
 
-/** How long to listen for a reply that should NOT come (it would normally arrive within milliseconds). */
-const SILENCE_WINDOW_MS = 250;
+/*
+ * Issue 14: no probe listens for a fixed window for a reply that should not come. Silence is proven by what
+ * the target does next (docs/interpretations.md §24):
+ * - a follow-up valid query (followUp): the replies that arrive before its frames are the late answers to
+ *   what was sent earlier. Lock-step (no correlation): replies come in request order, so nothing later can
+ *   answer the earlier input; with correlation, the target has answered a later request, by its id.
+ * - the end of the session (StdioSession.drainToEnd: shutdown, end of input, read to EOF), where the
+ *   connection has nothing left to do: every line the target wrote is then in hand.
+ */
+
+/** At most this many envelopes are read while waiting for a follow-up's answer. */
+const FOLLOW_UP_MAX = 8;
+
+/**
+ * Send a valid query and read until its answer (its id with correlation, else the first frames); returns the
+ * envelopes that came before it. The answer is checked like every reply. A target error ends the follow-up
+ * with what was read so far (the probe that owns the silence judges it; the failure is a note here).
+ */
+async function followUp(p: ScenarioProbe, session: StdioSession, correlation: boolean, purpose: string): Promise<RawEnvelope[]> {
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (correlation) query.id = p.nextId('follow-up');
+  const before: RawEnvelope[] = [];
+  try {
+    await session.send(query);
+    for (let i = 0; i < FOLLOW_UP_MAX; i++) {
+      const reply = await session.next(p.config.timeouts.requestMs);
+      if (correlation ? reply.id === query.id : reply.type === 'frames') {
+        p.observe(reply, query, {}, `a follow-up query (${purpose})`);
+        return before;
+      }
+      before.push(reply);
+    }
+    p.notes.push(`a follow-up query (${purpose}) was not answered among the next ${FOLLOW_UP_MAX} envelopes`);
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    p.notes.push(`a follow-up query (${purpose}): ${describeError(err)}`);
+  }
+  return before;
+}
+
+/** Every envelope the target still writes on this connection, until it ends (shutdown, end of input, EOF). */
+async function rest(p: ScenarioProbe, session: StdioSession): Promise<RawEnvelope[]> {
+  const { items, dropped, result } = await session.drainToEnd();
+  if (result.killed) p.notes.push(`the target was still running ${p.config.timeouts.shutdownGraceMs} ms after shutdown and end of input; it was killed (judged by R2, not here)`);
+  if (dropped > 0) p.notes.push(`${dropped} further line(s) after the first ${items.length} were not kept`);
+  return items.filter((i): i is RawEnvelope => !(i instanceof Error));
+}
 
 function stdio(p: ScenarioProbe): StdioSession {
   const s = p.session();
@@ -52,8 +97,8 @@ export async function queryBeforeHandshake(p: ScenarioProbe): Promise<void> {
       replies.push(reply);
       p.observe(reply, reply.type === 'frames' ? query : undefined);
       if (reply.type === 'handshake_ack') {
-        const late = await session.poll(SILENCE_WINDOW_MS);
-        if (late) {
+        // whatever else the target writes on this connection (a late answer to the early query) is read to its end
+        for (const late of await rest(p, session)) {
           replies.push(late);
           p.observe(late, late.type === 'frames' ? query : undefined);
         }
@@ -128,11 +173,11 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
       }
       if (!answered) p.ledger.add([violation('R1', '', `after ${input.label}, the next valid query got no frames reply (three other envelopes came instead)`)]);
       // A correlating provider may answer the valid query first (ids are unique among exchanges in flight):
-      // the malformed input's reply may still be on its way.
-      if (answered && garbageReply === undefined) {
-        const late = await session.poll(SILENCE_WINDOW_MS);
-        if (late) {
-          garbageReply = late;
+      // the malformed input's reply may still be on its way; a follow-up query shows whether one comes.
+      // Lock-step, replies come in order: the query's answer came first, so the input got none.
+      if (answered && garbageReply === undefined && correlation) {
+        for (const late of await followUp(p, session, correlation, `after ${input.label}`)) {
+          if (garbageReply === undefined) garbageReply = late;
           p.observe(late, undefined);
         }
       }
@@ -333,7 +378,14 @@ export async function unknownRequest(p: ScenarioProbe): Promise<void> {
         p.observe(reply, undefined);
       }
     }
-    if (answered && errorReply === undefined) errorReply = await session.poll(SILENCE_WINDOW_MS);
+    // Lock-step, replies come in order: the query's answer came first, so the unknown request got none. With
+    // correlation its error may still be on its way: a follow-up query shows whether one comes.
+    if (answered && errorReply === undefined && correlation) {
+      for (const late of await followUp(p, session, correlation, 'after an unknown request')) {
+        if (errorReply === undefined) errorReply = late;
+        else p.observe(late, undefined);
+      }
+    }
   } catch (err) {
     if (!isTargetError(err)) throw err;
     judge(errorReply, describeError(err));
@@ -378,6 +430,6 @@ export async function exerciseFraming(p: ScenarioProbe): Promise<void> {
     const name = isJsonObject(ack.provider) ? ack.provider.name : '';
     await attempt({ type: 'verify', request: { frames: [{ provider_id: name, frame_id: f.id, content_digest: f.content_digest }] } });
   }
-  // Give a trailing partial envelope a moment to arrive, so its lines are checked too.
-  await session.poll(50).catch(() => undefined);
+  // Read the connection to its end, so a trailing partial envelope (delivered at EOF) is checked too.
+  for (const late of await rest(p, session)) p.observe(late, undefined);
 }
