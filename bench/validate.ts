@@ -11,7 +11,8 @@
 // Peak RSS of (a) is reported for FILE and for a 10× file (same session, the body repeated, streamed to disk).
 //
 // Run: npx tsx bench/validate.ts [--n 200000] [--runs 5] [--cli dist/src/cli/bin.js] [--no-big] [--cpu-prof]
-// Target: (a)/(b) ≤ 1.3× wall; peak RSS of (a) about the same for both file sizes.
+// Target: (a)/(b) ≤ 1.3× wall; peak RSS of (a) about the same for both file sizes. CPU seconds (user+sys, from
+// /usr/bin/time) are printed beside wall: on a shared machine they are the steadier figure.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -131,6 +132,8 @@ process.stdout.write(JSON.stringify({ messages: n, invalid: bad }) + '\\n');
 interface Run {
   ms: number;
   rssKb: number;
+  /** user + system CPU seconds of the child (from /usr/bin/time): less disturbed by a busy machine than wall */
+  cpuS: number;
   code: number | null;
   stdout: string;
 }
@@ -139,7 +142,7 @@ interface Run {
 async function timed(args: string[]): Promise<Run> {
   const rssFile = join(tmp, `rss-${Math.random().toString(36).slice(2)}`);
   const t0 = performance.now();
-  const child = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('/usr/bin/time', ['-f', '%M %U %S', '-o', rssFile, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d: string) => {
@@ -147,9 +150,9 @@ async function timed(args: string[]): Promise<Run> {
   });
   const [code] = (await once(child, 'close')) as [number | null];
   const ms = performance.now() - t0;
-  const rssKb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
+  const [rss, user, sys] = readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number];
   rmSync(rssFile, { force: true });
-  return { ms, rssKb, code, stdout };
+  return { ms, rssKb: rss, cpuS: user + sys, code, stdout };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -185,6 +188,9 @@ try {
   console.log(`(a) runs ms: ${a.map((x) => x.ms.toFixed(0)).join(' ')}   median ${ma.toFixed(0)} ms   ${((N / ma) * 1000).toFixed(0)} msg/s`);
   console.log(`(b) runs ms: ${b.map((x) => x.ms.toFixed(0)).join(' ')}   median ${mbase.toFixed(0)} ms   ${((N / mbase) * 1000).toFixed(0)} msg/s`);
   console.log(`ratio (a)/(b) wall: ${(ma / mbase).toFixed(2)}×   (target ≤ 1.3×)`);
+  const ca = median(a.map((x) => x.cpuS));
+  const cb = median(b.map((x) => x.cpuS));
+  console.log(`CPU (user+sys) medians: (a) ${ca.toFixed(2)} s, (b) ${cb.toFixed(2)} s, ratio ${(ca / cb).toFixed(2)}×   (runs (a) ${a.map((x) => x.cpuS.toFixed(2)).join(' ')} / (b) ${b.map((x) => x.cpuS.toFixed(2)).join(' ')})`);
   console.log(`peak RSS (a) on ${mb(size)}: ${(median(a.map((x) => x.rssKb)) / 1024).toFixed(0)} MiB (median; runs ${a.map((x) => (x.rssKb / 1024).toFixed(0)).join(' ')})   (b): ${(median(b.map((x) => x.rssKb)) / 1024).toFixed(0)} MiB`);
 
   if (!values['no-big']) {

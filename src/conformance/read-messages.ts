@@ -193,7 +193,7 @@ export async function readMessages(
   });
 
   try {
-    const input = source === '-' ? stdin : createReadStream(source, { highWaterMark: 1 << 16 });
+    const input = source === '-' ? stdin : createReadStream(source, { highWaterMark: 1 << 20 });
     for await (const chunk of input) splitter.push(chunk as Buffer | string);
     splitter.end();
   } catch (err) {
