@@ -92,14 +92,32 @@ class DocumentScanner {
   }
 }
 
-function parseLine(source: string, lineNumber: number, text: string | undefined): MessageItem {
-  const location = `${source}:${lineNumber}`;
-  if (text === undefined) return { location, pointer: '', parseError: NOT_UTF8 };
-  try {
-    return { location, pointer: '', value: JSON.parse(text) };
-  } catch (err) {
-    return { location, pointer: '', parseError: err instanceof Error ? err.message : String(err) };
+/** An NDJSON line's item; its `file:line` location is only spelled out when something asks (a finding). */
+class LineItem implements MessageItem {
+  readonly pointer = '';
+  value?: unknown;
+  parseError?: string;
+  constructor(
+    private readonly source: string,
+    private readonly lineNumber: number,
+  ) {}
+  get location(): string {
+    return `${this.source}:${this.lineNumber}`;
   }
+}
+
+function parseLine(source: string, lineNumber: number, text: string | undefined): MessageItem {
+  const item = new LineItem(source, lineNumber);
+  if (text === undefined) {
+    item.parseError = NOT_UTF8;
+    return item;
+  }
+  try {
+    item.value = JSON.parse(text);
+  } catch (err) {
+    item.parseError = err instanceof Error ? err.message : String(err);
+  }
+  return item;
 }
 
 type Phase = 'start' | 'single' | 'document' | 'ndjson';
