@@ -31,7 +31,8 @@ const RUNS = Number(values.runs);
 const ROOT = findPackageRoot();
 const NODE = process.execPath;
 const BIN = join(ROOT, 'dist', 'src', 'cli', 'bin.js');
-const PROVIDER = [NODE, join(ROOT, 'dist', 'src', 'provider', 'main.js')];
+// the bundled provider the way the suite spawns it (the one-file build)
+const PROVIDER = [NODE, join(ROOT, 'dist', 'bundle', 'provider.cjs')];
 const SLOW = [NODE, join(ROOT, 'fixtures', 'slow-start-provider.mjs'), '1000'];
 const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-suite-'));
 

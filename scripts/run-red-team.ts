@@ -154,7 +154,8 @@ async function runOne(runSuite: SuiteRunner | undefined, json: string): Promise<
     process.stderr.write('red-team worker: the runner module does not export runSuite\n');
     return 2;
   }
-  const options = JSON.parse(json) as SuiteRunOptions;
+  // one suite per worker process: only its side's step definitions are loaded
+  const options = { ...(JSON.parse(json) as SuiteRunOptions), steps: 'side' as const };
   const result = await runSuite(options);
   const line = `${JSON.stringify({
     success: result.success,

@@ -15,11 +15,7 @@ import type { Command } from 'commander';
 import type { RunSuiteResult } from '../conformance/run-suite.js';
 import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
 import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
-import { buildCoverage } from '../conformance/report/build.js';
-import { renderHtml } from '../conformance/report/render-html.js';
 import { renderJunit } from '../conformance/report/junit.js';
-import { writeBugReports } from '../conformance/report/bug-report.js';
-import { detailsFromMessages } from '../conformance/report/page-details.js';
 import { applyKnownFailures, describeEntry, failingIds, readKnownFailures, type KnownFailure, type KnownFailuresOutcome } from '../conformance/report/known-failures.js';
 import { toolVersion } from './tool-version.js';
 
@@ -93,7 +89,7 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-export function applyCiKit(result: RunSuiteResult, opts: CiKitOptions, prepared: PreparedCiKit = {}): CiKitOutcome {
+export function applyCiKit(result: RunSuiteResult, opts: CiKitOptions, prepared: PreparedCiKit = {}): Promise<CiKitOutcome> {
   return applyCiKitToRuns([result], opts, prepared, { baseCode: exitCodeOf(result) });
 }
 
@@ -126,12 +122,12 @@ function mergedSummary(runs: readonly RunSuiteResult[]): SuiteSummary {
  * The CI kit over one or several runs (certify passes its three). `baseCode` is the exit code the command
  * would have without the kit; `targetName` names the target(s) in the JUnit file and the bug reports.
  */
-export function applyCiKitToRuns(
+export async function applyCiKitToRuns(
   results: readonly RunSuiteResult[],
   opts: CiKitOptions,
   prepared: PreparedCiKit = {},
   how: { baseCode: number; targetName?: string },
-): CiKitOutcome {
+): Promise<CiKitOutcome> {
   const lines: string[] = [];
   const json: Record<string, unknown> = {};
   const base = how.baseCode;
@@ -193,6 +189,9 @@ export function applyCiKitToRuns(
   if (opts.html !== undefined) {
     const sides = new Set(ran.map((r) => (r.side === 'host' ? 'host' : 'provider')));
     const side = sides.size > 1 ? 'both' : [...sides][0]!;
+    // the page and bug-report writers load only when asked for (issue 14)
+    const { buildCoverage } = await import('../conformance/report/build.js');
+    const { renderHtml } = await import('../conformance/report/render-html.js');
     const report = buildCoverage({ messages: ran.map((r) => r.messagesPath), target: name, side, toolVersion: toolVersion() });
     const target = ran.length === 1 ? summary.target : undefined;
     write(opts.html, renderHtml(report, undefined, { scenarios: summary.scenarios, ...(target ? { target } : {}) }));
@@ -204,6 +203,7 @@ export function applyCiKitToRuns(
     const findings = ran.flatMap((r) => reportFindings(r.summary).map((f) => ({ f, r })));
     const runOf = new Map<string, RunSuiteResult>();
     for (const { f, r } of findings) if (f.severity === 'error' && !runOf.has(f.id)) runOf.set(f.id, r);
+    const { writeBugReports } = await import('../conformance/report/bug-report.js');
     const written = writeBugReports(
       opts.bugReport,
       findings.map((x) => x.f),
@@ -230,7 +230,9 @@ function xmlAttr(text: string): string {
  * `report --bug-report DIR`: bug reports from the message files of earlier runs. The target is what the run
  * attached (its label and transport); a host run's reproduction names no host (the files do not say which).
  */
-export function bugReportsFromMessages(dir: string, messages: readonly string[]): string[] {
+export async function bugReportsFromMessages(dir: string, messages: readonly string[]): Promise<string[]> {
+  const { detailsFromMessages } = await import('../conformance/report/page-details.js');
+  const { writeBugReports } = await import('../conformance/report/bug-report.js');
   const details = detailsFromMessages(messages);
   const scenarios = details.scenarios ?? [];
   const summary: SuiteSummary = { success: false, scenarios: [...scenarios], ids: [], totals: { passed: 0, failed: 0, 'not-applicable': 0, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 }, harness_errors: 0 };

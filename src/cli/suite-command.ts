@@ -83,7 +83,8 @@ export async function runSuiteCommand(
       ...(timeout !== undefined ? { handshakeMs: timeout, requestMs: timeout } : {}),
       ...(grace !== undefined ? { shutdownGraceMs: grace } : {}),
     };
-    result = await runSuite(build({ ...(opts.tags !== undefined ? { tags: opts.tags } : {}), timeouts, ...(reportsDir !== undefined ? { reportsDir } : {}) }));
+    // one suite per process: only its side's step definitions are loaded (issue 14)
+    result = await runSuite({ ...build({ ...(opts.tags !== undefined ? { tags: opts.tags } : {}), timeouts, ...(reportsDir !== undefined ? { reportsDir } : {}) }), steps: 'side' });
   } catch (err) {
     if (err instanceof ConfigError) {
       usageError(command, err.message);
@@ -91,7 +92,7 @@ export async function runSuiteCommand(
     }
     throw err;
   }
-  const ci = applyCiKit(result, opts, kit);
+  const ci = await applyCiKit(result, opts, kit);
   const code = ci.exitCode;
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ ...(jsonReport(result, toolVersion()) as object), ...ci.json }, null, 2)}\n`);

@@ -27,7 +27,7 @@ import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from './suit
 import { describeError, isTargetError } from './suite/errors.js';
 import { ackOf, neverAnswered, performHandshake } from './suite/handshake.js';
 import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from './suite/runtime.js';
-import { hostParametersFromEnv, type HostRunParameters } from './host/runtime.js';
+import type { HostRunParameters } from './host/runtime.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
 import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
 import { openSession } from './suite/session.js';
@@ -57,6 +57,12 @@ export interface RunSuiteOptions {
   progressFormat?: string;
   /** Run the scenarios even when the target never answered the preflight handshake (default false). */
   runIfNeverAnswered?: boolean;
+  /**
+   * Which step definitions to load: 'all' (default) or only this side's ('side': what a process that runs
+   * one suite does — issue 14). Step modules run once per process, so a process that ran one side with
+   * 'side' cannot run the other side afterwards (runSuite says so instead of running without its steps).
+   */
+  steps?: 'all' | 'side';
 }
 
 export interface RunSuiteResult {
@@ -78,18 +84,19 @@ export interface RunSuiteResult {
   summary: SuiteSummary;
 }
 
-let support: { key: string; library: ISupportCodeLibrary } | undefined;
+let support: { key: string; side: 'provider' | 'host' | 'all'; library: ISupportCodeLibrary } | undefined;
 
 /**
  * The step definitions a side needs (issue 14: a provider run loads no host code, and the reverse):
  * compiled when this module is compiled, TypeScript when it runs under tsx.
  */
-const SUPPORT: Record<'provider' | 'host', string[]> = {
+const SUPPORT: Record<'provider' | 'host' | 'all', string[]> = {
   provider: ['world', 'parameters', 'hooks', 'provider.steps'],
   host: ['world', 'parameters', 'host/**/*', 'types.steps'],
+  all: ['**/*'],
 };
 
-function supportImports(root: string, side: 'provider' | 'host'): string[] {
+function supportImports(root: string, side: 'provider' | 'host' | 'all'): string[] {
   const compiled = fileURLToPath(import.meta.url).endsWith('.js');
   const dir = compiled ? join(root, 'dist', 'steps') : join(root, 'steps');
   if (compiled && !existsSync(dir)) throw new Error(`compiled step definitions not found in ${dir}: run \`npm run build\` first`);
@@ -110,6 +117,8 @@ interface CucumberPlan {
   runConfiguration: IRunConfiguration;
   environment: IRunEnvironment;
   key: string;
+  /** Which step definitions the plan loads. */
+  side: 'provider' | 'host' | 'all';
   /** The fresh provider connections the selected scenarios open (provider side). */
   freshDemand: FreshDemand;
 }
@@ -124,7 +133,12 @@ async function planCucumber(
 ): Promise<CucumberPlan> {
   const userTags = checkTagExpression(opts.tags);
   const tags = userTags !== undefined ? `${sideTags} and (${userTags})` : sideTags;
-  const imports = supportImports(root, opts.side === 'host' ? 'host' : 'provider');
+  // once a library is loaded, every later run in this process reuses it (step modules run once per process)
+  const which = support?.side ?? (opts.steps === 'side' ? opts.side : 'all');
+  if (which !== 'all' && which !== opts.side) {
+    throw new Error(`runSuite: this process loaded only the ${which} steps (steps: 'side'); a ${opts.side} run needs steps: 'all' from the first run on`);
+  }
+  const imports = supportImports(root, which);
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
   const format: Array<string | [string, string?]> = [
     ['message', paths.messagesPath],
@@ -147,12 +161,12 @@ async function planCucumber(
     environment,
   );
   const selected = await selectScenarios(runConfiguration.sources, environment, userTags, opts.side);
-  return { runConfiguration, environment, key: imports.join('\n'), freshDemand: freshDemandOf(selected, root, FRESH_STEPS) };
+  return { runConfiguration, environment, key: imports.join('\n'), side: which, freshDemand: freshDemandOf(selected, root, FRESH_STEPS) };
 }
 
 /** The step definitions, loaded once per process (certify and the red team run many suites in one process). */
 async function supportFor(plan: CucumberPlan): Promise<ISupportCodeLibrary> {
-  if (support?.key !== plan.key) support = { key: plan.key, library: await loadSupport(plan.runConfiguration, plan.environment) };
+  if (support?.key !== plan.key) support = { key: plan.key, side: plan.side, library: await loadSupport(plan.runConfiguration, plan.environment) };
   return support.library;
 }
 
@@ -234,7 +248,8 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const root = findPackageRoot();
   const config = resolveSuiteConfig({ ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
   const paths = outputPaths(opts);
-  const fromEnv = hostParametersFromEnv();
+  // loaded here: a provider run never loads the host suite's code (issue 14)
+  const fromEnv = (await import('./host/runtime.js')).hostParametersFromEnv();
   const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
   const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);
   const misbehave = opts.misbehave ?? fromEnv.misbehave;

@@ -67,10 +67,17 @@ const STRICT_DOCUMENTS: Record<SchemaKey, SchemaNode> = {
   envelope: envelopeSchema as unknown as SchemaNode,
   lifecycle: lifecycleSchema as unknown as SchemaNode,
 };
-const DOCUMENTS: Record<SchemaProfile, Record<SchemaKey, SchemaNode>> = {
-  strict: STRICT_DOCUMENTS,
-  interop: { envelope: deriveInterop(STRICT_DOCUMENTS.envelope), lifecycle: deriveInterop(STRICT_DOCUMENTS.lifecycle) },
-};
+let interopDocuments: Record<SchemaKey, SchemaNode> | undefined;
+/**
+ * The schema documents of a profile (errors are mapped to anchors through them). The interop ones are
+ * derived on first use, not at load: a process whose messages all validate never needs them, and deriving
+ * them is a walk of both whole documents (a fresh host process per scenario pays it otherwise).
+ */
+function documentsOf(profile: SchemaProfile): Record<SchemaKey, SchemaNode> {
+  if (profile === 'strict') return STRICT_DOCUMENTS;
+  if (profile !== 'interop') throw new Error(`unknown schema profile ${JSON.stringify(profile)} (expected "strict" or "interop")`);
+  return (interopDocuments ??= { envelope: deriveInterop(STRICT_DOCUMENTS.envelope), lifecycle: deriveInterop(STRICT_DOCUMENTS.lifecycle) });
+}
 
 /** Map discriminator value → $defs name, read from a root `oneOf` of `$ref`s whose targets pin `member` by const. */
 function branchTable(doc: SchemaNode, member: string): ReadonlyMap<string, string> {
@@ -308,7 +315,7 @@ function run(defName: string, value: unknown, profile: SchemaProfile): SchemaIss
   const entry = Object.prototype.hasOwnProperty.call(table, defName) ? table[defName] : undefined;
   if (!entry) throw new Error(`unknown schema definition ${JSON.stringify(defName)}`);
   if (entry.validate(value)) return [];
-  const doc = DOCUMENTS[profile][entry.schema];
+  const doc = documentsOf(profile)[entry.schema];
   return prune([...(entry.validate.errors ?? [])], doc).map((e) => toIssue(e, doc, value));
 }
 
@@ -384,5 +391,5 @@ export function isValidDef(defName: string, value: unknown, profile: SchemaProfi
 
 /** The schema document (strict, or the derived interop one) a definition belongs to, for tools such as `explain`. */
 export function schemaDocument(which: SchemaKey, profile: SchemaProfile): SchemaNode {
-  return DOCUMENTS[profile][which];
+  return documentsOf(profile)[which];
 }

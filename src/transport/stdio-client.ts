@@ -551,6 +551,18 @@ export class StdioConnection {
     if (this.abandoned.size > 10_000) this.abandoned.delete(this.abandoned.values().next().value!);
   }
 
+  /**
+   * A write that failed because the child is gone: give its exit status and last stderr a moment to
+   * arrive (as at EOF) so the error names them — a provider that exits at once must not be reported as
+   * "exit status not yet known" just because the suite wrote to it early.
+   */
+  private async peerClosedOnceKnown(during: string, cause?: unknown): Promise<PeerClosedError> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.streamsClosed, new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_AFTER_EOF_MS)))]);
+    clearTimeout(timer);
+    return this.peerClosed(during, cause);
+  }
+
   private peerClosed(during: string, cause?: unknown): PeerClosedError {
     return new PeerClosedError(during, this.exitInfo ?? {}, this.stderrTail(), cause === undefined ? undefined : { cause });
   }
@@ -559,7 +571,7 @@ export class StdioConnection {
     if (this.closed) return Promise.reject(new ConnectionClosedError(what));
     const stdin = this.child.stdin;
     if (!stdin || stdin.destroyed || stdin.writableEnded || this.stdinError) {
-      return Promise.reject(this.peerClosed('its stdin (write failed: EPIPE)', this.stdinError ?? undefined));
+      return this.peerClosedOnceKnown('its stdin (write failed: EPIPE)', this.stdinError ?? undefined).then((e) => Promise.reject(e));
     }
     record();
     const startedAt = Date.now();
@@ -570,7 +582,7 @@ export class StdioConnection {
       }, timeoutMs);
       stdin.write(data, (err) => {
         clearTimeout(timer);
-        if (err) reject(this.peerClosed(`its stdin (write failed: ${(err as NodeJS.ErrnoException).code ?? err.message})`, err));
+        if (err) void this.peerClosedOnceKnown(`its stdin (write failed: ${(err as NodeJS.ErrnoException).code ?? err.message})`, err).then(reject);
         else resolve();
       });
     });

@@ -13,7 +13,7 @@ import {
   TEST_ONLY_RFC8032_TEST1,
   verifyEd25519Strict,
 } from '../../src/attest/index.js';
-import { isCanonicalScalar } from '../../src/attest/ed25519-strict.js';
+import { equationHoldsNoble, isCanonicalScalar } from '../../src/attest/ed25519-strict.js';
 import { nodeEd25519Verify } from './reference-impl.js';
 
 const WYCHEPROOF = fileURLToPath(new URL('../../../shared/vectors/wycheproof-ed25519_test.json', import.meta.url));
@@ -290,5 +290,42 @@ describe('strict Ed25519 edge cases (own vectors)', () => {
   it('signEd25519 / publicKeyOf refuse malformed secret keys', () => {
     assert.throws(() => signEd25519('00', msg), TypeError);
     assert.throws(() => publicKeyOf(TEST_ONLY_RFC8032_TEST1.secret_key.toUpperCase()), TypeError);
+  });
+});
+
+describe('rule 5 by node crypto = the noble cofactorless equation (issue 14 oracle)', () => {
+  it('agrees on random keys and messages, valid and corrupted signatures, and on every Wycheproof vector that passes rules 1–4', () => {
+    let compared = 0;
+    for (let i = 0; i < 48; i++) {
+      const secret = createHash('sha256').update(`oracle key ${i}`).digest('hex');
+      const pk = publicKeyOf(secret);
+      const m = Buffer.from(`oracle message ${i}`);
+      const good = signEd25519(secret, m);
+      // flip one bit of R or of S (kept canonical by clearing the top bits of S)
+      const bytes = Buffer.from(good, 'hex');
+      bytes[i % 64]! ^= 1 << (i % 7);
+      bytes[63]! &= 0x0f;
+      for (const sig of [good, bytes.toString('hex')]) {
+        const ours = checkEd25519Strict(pk, m, sig);
+        if (ours.ok || ours.reason === 'equation-failed') {
+          assert.equal(ours.ok, equationHoldsNoble(Buffer.from(pk, 'hex'), Buffer.from(sig, 'hex'), m), `key ${i} ${sig}`);
+          compared++;
+        }
+      }
+    }
+    if (existsSync(WYCHEPROOF)) {
+      const data = JSON.parse(readFileSync(WYCHEPROOF, 'utf8')) as { testGroups: { publicKey: { pk: string }; tests: { msg: string; sig: string }[] }[] };
+      for (const group of data.testGroups) {
+        for (const test of group.tests) {
+          const m = Buffer.from(test.msg, 'hex');
+          const ours = checkEd25519Strict(group.publicKey.pk, m, test.sig);
+          if (ours.ok || ours.reason === 'equation-failed') {
+            assert.equal(ours.ok, equationHoldsNoble(Buffer.from(group.publicKey.pk, 'hex'), Buffer.from(test.sig, 'hex'), m), `${test.sig}`);
+            compared++;
+          }
+        }
+      }
+    }
+    assert.ok(compared >= 60, `${compared} compared`);
   });
 });

@@ -99,6 +99,12 @@ describe('the installed package (npm pack → npm install → read-only node_mod
     assert.ok(existsSync(join(project, 'cgp-reports', 'host.messages.ndjson')));
   });
 
+  it('npx cgp-conformance host --cmd "node node_modules/cgp-conformance/dist/bundle/control-server.cjs" (the documented bundle): exit 0', () => {
+    const r = npx(['cgp-conformance', 'host', '--tags', '@C6 or @H3', '--cmd', `${JSON.stringify(process.execPath)} node_modules/cgp-conformance/dist/bundle/control-server.cjs`]);
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /scenarios: [1-9]\d* passed, 0 failed/);
+  });
+
   it('npx cgp-conformance certify: exit 0, merged coverage 61/61 in ./cgp-reports', () => {
     const r = npx(['cgp-conformance', 'certify']);
     assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);

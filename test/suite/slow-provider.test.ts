@@ -1,7 +1,7 @@
 // Issue 14: time-saving must never cost a verdict. A slow but honest provider — 1.5 s to start, and in the
 // second run every line it writes held 300 ms (longer than the fixed 250 ms silence window the suite once
 // used) — gets exactly the verdicts the bundled provider gets: nothing failed, the same scenarios passed.
-// The fixture loads the compiled provider (dist/, built by `npm run build` / npm ci's prepare).
+// The fixture loads the compiled provider (dist/bundle, built by `npm run build` / npm ci's prepare).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { findPackageRoot } from '../../src/util/package-root.js';
 const ROOT = findPackageRoot();
 const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-slow-provider-'));
 const SLOW = join(ROOT, 'fixtures', 'slow-start-provider.mjs');
-const COMPILED = join(ROOT, 'dist', 'src', 'provider', 'main.js');
+const COMPILED = join(ROOT, 'dist', 'bundle', 'provider.cjs');
 /** The scenarios whose silence the suite proves (malformed input, early query, unknown request, framing, notification). */
 const SILENCE = '@R1 or @S3-handshake-first or @S2.1-unknown-type or @S2.1-no-newline or @S3.2-notification';
 

@@ -85,7 +85,7 @@ export function registerCertifyCommand(program: Command): void {
         : codes.includes(EXIT_MUST_FAILED) || (written !== undefined && !written.verdict.conformant && !codes.includes(EXIT_HARNESS_ERROR)) ? EXIT_MUST_FAILED
         : codes.includes(EXIT_HARNESS_ERROR) ? EXIT_HARNESS_ERROR
         : EXIT_OK;
-      const ci = applyCiKitToRuns(results.map((r) => r.result), opts, kit, { baseCode: verdictCode, targetName: 'bundled provider + bundled host' });
+      const ci = await applyCiKitToRuns(results.map((r) => r.result), opts, kit, { baseCode: verdictCode, targetName: 'bundled provider + bundled host' });
       const code = ci.exitCode;
       for (const line of ci.lines) process.stderr.write(`cgp-conformance certify: ${line}\n`);
       if (opts.json) {

@@ -3,7 +3,8 @@
  * language implements, here for the reference host — it proves the protocol end to end (the host suite
  * run through CGP_HOST_CMD must give the same verdicts as the in-process adapter).
  *
- *   node dist/src/conformance/host/control-server.js [--misbehave <mode>]
+ *   node dist/bundle/control-server.cjs [--misbehave <mode>]            (one file: npm run build bundles it)
+ *   node dist/src/conformance/host/control-server.js [--misbehave <mode>]  (the same, unbundled)
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
@@ -87,7 +88,7 @@ export async function serveControl(misbehave: string | undefined): Promise<void>
   });
 }
 
-const isMain = process.argv[1] !== undefined && /control-server\.(ts|js)$/.test(process.argv[1]);
+const isMain = process.argv[1] !== undefined && /control-server\.(ts|js|cjs)$/.test(process.argv[1]);
 if (isMain) {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { misbehave: { type: 'string' } }, strict: true });
   serveControl(values.misbehave).then(

@@ -9,8 +9,13 @@
  * reported as not exercised. Harness errors cannot be baselined (the run is inconclusive, not a finding).
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { findCatalogueEntry } from '../../catalogue/index.js';
+
+/** The YAML parser, loaded when a baseline file is YAML (issue 14: a run without one never loads it). */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+}
 import { ConfigError } from '../suite/config.js';
 import type { IdSummary, ScenarioSummary, SuiteSummary } from '../suite/summary.js';
 

@@ -16,6 +16,7 @@
  *
  * The resolved config is plain JSON: it travels to the steps as a cucumber world parameter.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { delimiter, join } from 'node:path';
 import { FIXTURE_DIR, RETIRED_FRAME_IDS } from '../../provider/catalogue.js';
@@ -128,7 +129,9 @@ export function splitCommandLine(line: string): string[] {
  */
 export function bundledProviderCommand(root = findPackageRoot()): { command: string; args: string[]; compiled: boolean } {
   if (fileURLToPath(import.meta.url).endsWith('.js')) {
-    return { command: process.execPath, args: [join(root, 'dist', 'src', 'provider', 'main.js')], compiled: true };
+    // the one-file build (scripts/finish-build.mjs): a fresh provider process loads one module, not ~50 (issue 14)
+    const bundle = join(root, 'dist', 'bundle', 'provider.cjs');
+    return { command: process.execPath, args: [existsSync(bundle) ? bundle : join(root, 'dist', 'src', 'provider', 'main.js')], compiled: true };
   }
   return { command: process.execPath, args: ['--import', 'tsx', join(root, 'src', 'provider', 'main.ts')], compiled: false };
 }

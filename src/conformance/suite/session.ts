@@ -8,7 +8,7 @@ import { HarnessError } from './errors.js';
 import type { SuiteConfig, SuiteTimeouts } from './config.js';
 import { parseEnvelopeLine, type RawEnvelope } from '../../transport/ndjson.js';
 import { TimeoutError } from '../../transport/errors.js';
-import { createProvider, type Provider } from '../../provider/core.js';
+import type { Provider } from '../../provider/core.js';
 import { HttpConnection } from '../../transport/http-client.js';
 import { StdioConnection, type ShutdownResult } from '../../transport/stdio-client.js';
 import type { TranscriptEntry } from '../../transport/transcript.js';
@@ -292,9 +292,11 @@ export class InProcessSession implements ProviderSession {
     readonly timeouts: SuiteTimeouts,
   ) {}
 
-  static open(config: SuiteConfig): InProcessSession {
+  static async open(config: SuiteConfig): Promise<InProcessSession> {
     const target = config.target;
     if (target.kind !== 'in-process') throw new HarnessError('InProcessSession.open: the target is not in-process');
+    // loaded here: a run against another target never loads the bundled provider (issue 14)
+    const { createProvider } = await import('../../provider/core.js');
     const provider = createProvider({ inProcess: true, requireHandshake: true, ...(target.misbehave !== undefined ? { misbehave: target.misbehave } : {}) });
     return new InProcessSession(provider, target.label, config.timeouts);
   }
