@@ -125,6 +125,15 @@ function checkContentDigest(frame: JsonObject, label: string, at: At): Finding[]
 
 /** Representation members §6.4 constrains. */
 const P_MEMBERS = ['content', 'content_digest', 'canonical_content_hash', 'transform', 'content_ref'] as const;
+type PMember = (typeof P_MEMBERS)[number];
+// P1: a full frame MUST carry content and MUST NOT carry content_ref, transform, canonical_content_hash.
+const P1_REQUIRED: readonly PMember[] = ['content'];
+const P1_FORBIDDEN: readonly PMember[] = ['content_ref', 'transform', 'canonical_content_hash'];
+// P2: a compact frame MUST carry content, content_digest, canonical_content_hash, transform, content_ref.
+const P2_REQUIRED: readonly PMember[] = ['content', 'content_digest', 'canonical_content_hash', 'transform', 'content_ref'];
+// P3: a reference frame MUST carry content_ref + canonical_content_hash and MUST NOT carry content, content_digest, transform.
+const P3_REQUIRED: readonly PMember[] = ['content_ref', 'canonical_content_hash'];
+const P3_FORBIDDEN: readonly PMember[] = ['content', 'content_digest', 'transform'];
 
 function checkRepresentation(frame: JsonObject, label: string, pointer: string, at: At): Finding[] {
   const out: Finding[] = [];
@@ -134,6 +143,7 @@ function checkRepresentation(frame: JsonObject, label: string, pointer: string, 
   const present = (key: (typeof P_MEMBERS)[number]) => (key === 'content' ? typeof frame.content === 'string' : hasValue(frame, key));
 
   const lacks = (id: string, required: readonly (typeof P_MEMBERS)[number][]) => {
+    if (required.every(present)) return; // the common case: no array built
     const missing = required.filter((k) => !present(k));
     if (missing.length > 0) {
       out.push(
@@ -152,16 +162,16 @@ function checkRepresentation(frame: JsonObject, label: string, pointer: string, 
 
   if (rep === 'full') {
     // P1: a full frame MUST carry content and MUST NOT carry content_ref, transform, canonical_content_hash.
-    lacks('P1', ['content']);
-    forbids('P1', ['content_ref', 'transform', 'canonical_content_hash']);
+    lacks('P1', P1_REQUIRED);
+    forbids('P1', P1_FORBIDDEN);
   } else if (rep === 'compact') {
     // P2: a compact frame MUST carry content, content_digest, canonical_content_hash, transform, content_ref.
-    lacks('P2', ['content', 'content_digest', 'canonical_content_hash', 'transform', 'content_ref']);
+    lacks('P2', P2_REQUIRED);
   } else if (rep === 'reference') {
     // P3: a reference frame MUST carry content_ref + canonical_content_hash and MUST NOT carry
     // content (not even ""), content_digest, or transform.
-    lacks('P3', ['content_ref', 'canonical_content_hash']);
-    forbids('P3', ['content', 'content_digest', 'transform']);
+    lacks('P3', P3_REQUIRED);
+    forbids('P3', P3_FORBIDDEN);
   } else {
     // §6.4 wire shape: representation is one of full, compact, reference (not an open vocabulary).
     out.push(

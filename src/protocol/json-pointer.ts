@@ -2,7 +2,10 @@
 
 /** Escape one reference token: `~` → `~0`, `/` → `~1` (RFC 6901 §3). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof token === 'number') return String(token);
+  // most tokens need no escape: skip the two regex passes
+  if (!token.includes('~') && !token.includes('/')) return token;
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** `pointerJoin('/result', 'frames', 0)` → `/result/frames/0`. */

@@ -20,23 +20,57 @@ function isLeapYear(year: number): boolean {
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 function parse(value: unknown): Parts | undefined {
   if (typeof value !== 'string') return undefined;
   const m = TIMESTAMP_RE.exec(value);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as Parts['fields'];
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
   if (month < 1 || month > 12) return undefined;
   if (day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 60) return undefined;
   return { fields: [year, month, day, hour, minute, second], fraction: m[7] ?? '' };
 }
 
-// F4: YYYY-MM-DDTHH:MM:SS(.f+)?Z, calendar-valid, UTC `Z` only
+function digitsAt(s: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = s.charCodeAt(i) - 0x30;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+// F4: YYYY-MM-DDTHH:MM:SS(.f+)?Z, calendar-valid, UTC `Z` only. The same test as parse() (TIMESTAMP_RE + the
+// calendar), without the match arrays: validate runs it on every frame timestamp.
 export function isProtocolTimestamp(value: unknown): value is string {
-  return parse(value) !== undefined;
+  if (typeof value !== 'string' || value.length < 20) return false;
+  const s = value;
+  if (s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || s.charCodeAt(10) !== 0x54 || s.charCodeAt(13) !== 0x3a || s.charCodeAt(16) !== 0x3a) return false;
+  if (s.charCodeAt(s.length - 1) !== 0x5a) return false;
+  if (s.length === 20) {
+    // no fraction
+  } else if (s.charCodeAt(19) !== 0x2e || s.length < 22 || digitsAt(s, 20, s.length - 21) < 0) {
+    return false;
+  }
+  const year = digitsAt(s, 0, 4);
+  const month = digitsAt(s, 5, 2);
+  const day = digitsAt(s, 8, 2);
+  const hour = digitsAt(s, 11, 2);
+  const minute = digitsAt(s, 14, 2);
+  const second = digitsAt(s, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return false;
+  if (month < 1 || month > 12) return false;
+  if (day < 1 || day > daysInMonth(year, month)) return false;
+  return hour <= 23 && minute <= 59 && second <= 60;
 }
 
 /**

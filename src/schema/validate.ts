@@ -332,6 +332,9 @@ function tagged(
     return [issue(WIRE_SHAPE_ID, '', 'type', `${jsonType(value)} ${preview(value)}`, `${what} to be a JSON object`, '#/type')];
   }
   const tag = value[member];
+  // the common case first: a known tag, validated against its branch (the message pieces below only on failure)
+  const known = typeof tag === 'string' ? table.get(tag) : undefined;
+  if (known) return run(known, value, profile);
   const ptr = `/${member}`;
   const allowed = [...table.keys()].map((k) => JSON.stringify(k)).join(', ');
   if (tag === undefined) {
