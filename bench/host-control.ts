@@ -8,12 +8,12 @@
 //
 // Run: npm run build && npx tsx bench/host-control.ts [--runs 5] [--server <file under the package root>]
 // Target (issue 9): --cmd / in-process ≤ 1.5× (median wall time).
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findPackageRoot } from '../src/util/package-root.js';
+import { median, timeProcess, type Timed } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, server: { type: 'string' } } });
 const RUNS = Number(values.runs);
@@ -24,37 +24,8 @@ const BIN = join(ROOT, 'dist', 'src', 'cli', 'bin.js');
 const SERVER = values.server !== undefined ? join(ROOT, values.server) : join(ROOT, 'dist', 'bundle', 'control-server.cjs');
 const OUT = mkdtempSync(join(tmpdir(), 'cgp-bench-host-'));
 
-interface Timed {
-  wallMs: number;
-  cpuMs: number;
-}
-
-function once(args: string[]): Promise<Timed> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    // the CLI runs under bash so that `times` reports the CPU the CLI and all its children used
-    const child = spawn('bash', ['-c', `"$0" "$@" >/dev/null 2>&1; s=$?; times; exit $s`, process.execPath, BIN, ...args, '--out', OUT], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const wallMs = performance.now() - t0;
-      if (code !== 0) return reject(new Error(`cgp-conformance ${args.join(' ')} exited ${code}`));
-      // `times` prints the shell's own line, then its children's: "0m1.234s 0m0.123s"
-      const child = out.trim().split('\n').pop() ?? '';
-      const secs = [...child.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
-      resolve({ wallMs, cpuMs: (secs[0] ?? 0) * 1000 + (secs[1] ?? 0) * 1000 });
-    });
-  });
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+/** One whole run of the compiled CLI (wall, and the CPU it and its children used). */
+const once = (args: string[]): Promise<Timed> => timeProcess([process.execPath, BIN, ...args, '--out', OUT], { cwd: ROOT });
 
 const inProcess: Timed[] = [];
 const controlled: Timed[] = [];

@@ -14,7 +14,7 @@ import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyC
 import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';
 import { Ledger, type Verdict } from './ledger.js';
-import type { FreshHandshaken, SharedSession, SuiteRuntime } from './runtime.js';
+import type { SharedSession, SuiteRuntime } from './runtime.js';
 import type { AnySession, TappedLine } from './session.js';
 
 /** A frames reply with the query it answers. */
@@ -97,13 +97,7 @@ export class ScenarioProbe {
 
   /** A fresh connection (a new process for stdio), not yet handshaken; closed when the scenario ends. */
   async useFresh(): Promise<AnySession> {
-    let session: AnySession;
-    try {
-      session = await this.runtime.fresh();
-    } catch (err) {
-      if (isTargetError(err)) this.fail(`could not open a fresh connection to the target: ${describeError(err)}`);
-      throw err;
-    }
+    const session = await this.opened(this.runtime.fresh());
     this.owned.push(session);
     this.freshSession = session;
     this.freshAck = undefined;
@@ -117,18 +111,22 @@ export class ScenarioProbe {
    * and its answer) are this scenario's wire evidence.
    */
   async useFreshHandshaken(): Promise<JsonObject> {
-    let taken: FreshHandshaken;
-    try {
-      taken = await this.runtime.freshHandshaken();
-    } catch (err) {
-      if (isTargetError(err)) this.fail(`could not open a fresh connection to the target: ${describeError(err)}`);
-      throw err;
-    }
+    const taken = await this.opened(this.runtime.freshHandshaken());
     this.owned.push(taken.session);
     this.freshSession = taken.session;
     this.freshAck = undefined;
     this.touch(taken.session, `fresh-${++this.freshCount}`, true);
     return this.judgeFreshHandshake(taken.outcome);
+  }
+
+  /** A connection the runtime opens; a target that cannot be reached fails the scenario. */
+  private async opened<T>(opening: Promise<T>): Promise<T> {
+    try {
+      return await opening;
+    } catch (err) {
+      if (isTargetError(err)) this.fail(`could not open a fresh connection to the target: ${describeError(err)}`);
+      throw err;
+    }
   }
 
   /** Handshake the fresh connection (contextgraph/1.0) and judge the ack; fails the scenario when there is none. */
