@@ -2,10 +2,10 @@
 // bounded time) over stdio and a few hundred over HTTP; crash-on-garbage and deaf-after-garbage are found,
 // shrunk to ≤ 3 lines, and the written transcript replays them (exit 1) but not against the honest provider (0).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess } from '../helpers/run-process.js';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AREAS, fuzzCase, isShutdownLine, lineBytes, readTranscript, requestMemberPaths, runFuzz, type FuzzTarget } from '../../src/conformance/fuzz/index.js';
@@ -18,20 +18,8 @@ const bundled = bundledProviderCommand(ROOT);
 const stdio = (...extra: string[]): FuzzTarget => ({ kind: 'stdio', command: bundled.command, args: [...bundled.args, ...extra] });
 const out = () => mkdtempSync(join(tmpdir(), 'cgp-fuzz-test-'));
 
-function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], timeoutMs = 60_000) =>
+  runProcess([process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), ...args], { cwd: ROOT, timeoutMs });
 
 const base = { seed: 20261201, timeoutMs: 10_000, handshakeTimeoutMs: 20_000, replayCommand: (f: string) => `replay ${f}` };
 

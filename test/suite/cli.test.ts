@@ -1,10 +1,10 @@
 // `cgp-conformance stdio|http` as processes: exit codes (0 / 1 / 2 usage / 3 never answered), --json writes
 // only JSON to stdout, progress goes to stderr.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess, type Ran } from '../helpers/run-process.js';
 import { describe, it } from 'node:test';
 import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
@@ -13,26 +13,8 @@ const ROOT = findPackageRoot();
 const MINIMAL = join(ROOT, 'test', 'suite', 'fixtures', 'minimal-provider.mjs');
 const ENTRY = ['--import', 'tsx', join(ROOT, 'test', 'suite', 'cli-entry.ts')];
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], timeoutMs = 90_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], timeoutMs = 90_000): Promise<Ran> =>
+  runProcess([process.execPath, ...ENTRY, ...args], { cwd: ROOT, timeoutMs, env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '' } });
 
 const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-cli-test-'));
 let n = 0;
