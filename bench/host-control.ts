@@ -1,9 +1,11 @@
-// The whole host suite against the bundled host two ways, measured side by side in this one run:
+// The whole host suite against the bundled host, measured side by side in this one run:
 //   in-process   cgp-conformance host                                   (the adapter, in the suite's process)
-//   --cmd        cgp-conformance host --cmd "node …/dist/bundle/control-server.cjs"  (the same host in another process per
-//                scenario, over the host control protocol — what a host in another language gets)
-// Each is the compiled CLI as a user runs it, as a whole process; runs are interleaved (in, cmd, in, cmd…)
-// so load drifts hit both alike. Prints every run's wall time, the medians and their ratio, and the
+//   --cmd        cgp-conformance host --cmd "node …/dist/bundle/control-server.cjs"  (the same host in another
+//                process, over the host control protocol — what a host in another language gets; it declares
+//                sessions "many", so the sessions follow one another in one process)
+//   --cmd, fresh the same with CGP_HOST_REUSE=0: every session a process of its own (a host that cannot start over)
+// Each is the compiled CLI as a user runs it, as a whole process; runs are interleaved (in, cmd, fresh, in, …)
+// so load drifts hit every side alike. Prints every run's wall time, the medians and their ratios, and the
 // process CPU time (user+sys of the CLI and its children) beside it.
 //
 // Run: npm run build && npx tsx bench/host-control.ts [--runs 5] [--server <file under the package root>]
@@ -25,24 +27,27 @@ const SERVER = values.server !== undefined ? join(ROOT, values.server) : join(RO
 const OUT = mkdtempSync(join(tmpdir(), 'cgp-bench-host-'));
 
 /** One whole run of the compiled CLI (wall, and the CPU it and its children used). */
-const once = (args: string[]): Promise<Timed> => timeProcess([process.execPath, BIN, ...args, '--out', OUT], { cwd: ROOT });
+const once = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> =>
+  timeProcess([process.execPath, BIN, ...args, '--out', OUT], { cwd: ROOT, env: { ...process.env, ...env } });
 
-const inProcess: Timed[] = [];
-const controlled: Timed[] = [];
+const cmd = ['host', '--cmd', `${process.execPath} ${SERVER}`];
+const sides: Record<string, { run: () => Promise<Timed>; times: Timed[] }> = {
+  'in-process': { run: () => once(['host']), times: [] },
+  '--cmd': { run: () => once(cmd, { CGP_HOST_REUSE: '1' }), times: [] },
+  '--cmd, fresh': { run: () => once(cmd, { CGP_HOST_REUSE: '0' }), times: [] },
+};
 for (let i = 0; i < RUNS; i++) {
-  inProcess.push(await once(['host']));
-  controlled.push(await once(['host', '--cmd', `${process.execPath} ${SERVER}`]));
-  process.stderr.write(`run ${i + 1}/${RUNS}: in-process ${(inProcess[i]!.wallMs / 1000).toFixed(2)} s, --cmd ${(controlled[i]!.wallMs / 1000).toFixed(2)} s\n`);
+  for (const side of Object.values(sides)) side.times.push(await side.run());
+  process.stderr.write(`run ${i + 1}/${RUNS}: ${Object.entries(sides).map(([k, v]) => `${k} ${(v.times[i]!.wallMs / 1000).toFixed(2)} s`).join(', ')}\n`);
 }
-const mi = median(inProcess.map((t) => t.wallMs));
-const mc = median(controlled.map((t) => t.wallMs));
-const ci = median(inProcess.map((t) => t.cpuMs));
-const cc = median(controlled.map((t) => t.cpuMs));
+const wall = (k: string) => median(sides[k]!.times.map((t) => t.wallMs));
+const cpu = (k: string) => median(sides[k]!.times.map((t) => t.cpuMs));
+const base = wall('in-process');
 process.stdout.write(
   [
     `host suite, ${RUNS} interleaved runs each (median); --cmd "node ${SERVER.slice(ROOT.length + 1)}":`,
-    `  in-process   wall ${(mi / 1000).toFixed(2)} s   cpu ${(ci / 1000).toFixed(2)} s`,
-    `  --cmd        wall ${(mc / 1000).toFixed(2)} s   cpu ${(cc / 1000).toFixed(2)} s`,
-    `  ratio --cmd / in-process: wall ${(mc / mi).toFixed(2)}×  (target ≤ 1.5×)   cpu ${(cc / ci).toFixed(2)}× (context)`,
+    ...Object.keys(sides).map((k) => `  ${k.padEnd(13)} wall ${(wall(k) / 1000).toFixed(2)} s   cpu ${(cpu(k) / 1000).toFixed(2)} s${k === 'in-process' ? '' : `   ${(wall(k) / base).toFixed(2)}× in-process`}`),
+    `  ratio --cmd / in-process: wall ${(wall('--cmd') / base).toFixed(2)}×  (target ≤ 1.5×: ${wall('--cmd') / base <= 1.5 ? 'met' : 'NOT met'})`,
+    `  every session a fresh process (CGP_HOST_REUSE=0): ${(wall('--cmd, fresh') / base).toFixed(2)}× in-process`,
   ].join('\n') + '\n',
 );

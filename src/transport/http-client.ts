@@ -4,8 +4,9 @@
 // C7: `http:` to a non-loopback host is refused in the constructor — before any DNS lookup or socket.
 // C8: the bearer credential only ever reaches the `authorization` header; errors name the URL (userinfo
 // redacted) and never carry headers, and any echo of the token in a response body is scrubbed.
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { authorizationHeader, scrubCredential, type Credential } from './credential.js';
 import {
@@ -22,6 +23,14 @@ import {
 import { checkProviderUrl, isLoopbackHost } from './loopback.js';
 import { decodeUtf8Strict, parseEnvelopeLine, type RawEnvelope } from './ndjson.js';
 import { Transcript, type TranscriptEntry } from './transcript.js';
+
+// node's HTTP stack loads on the first HTTP connection, not with this module: a process that only speaks
+// stdio (a host process per scenario over the host control protocol, issue 9) never pays for it.
+const requireBuiltin = createRequire(import.meta.url);
+let stacks: { http: typeof http; https: typeof https } | undefined;
+function httpStacks(): { http: typeof http; https: typeof https } {
+  return (stacks ??= { http: requireBuiltin('node:http') as typeof http, https: requireBuiltin('node:https') as typeof https });
+}
 
 export { Credential } from './credential.js';
 export { isLoopbackHost, checkProviderUrl } from './loopback.js';
@@ -85,7 +94,8 @@ export class HttpConnection {
     this.loopback = isLoopbackHost(this.url.hostname);
     this.#opts = opts;
     this.transcript = new Transcript({ onLine: opts.onLine });
-    this.#agent = this.url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    const { http: plain, https: tls } = httpStacks();
+    this.#agent = this.url.protocol === 'https:' ? new tls.Agent({ keepAlive: true }) : new plain.Agent({ keepAlive: true });
   }
 
   /**
@@ -185,7 +195,7 @@ export class HttpConnection {
         () => settle(new TimeoutError('request', timeoutMs, { detail: `${where}; outstanding: ${outstanding()}, sent ${Date.now() - startedAt} ms ago; ${progress}` })),
         timeoutMs,
       );
-      const req = (isHttps ? https : http).request(this.url, options);
+      const req = (isHttps ? httpStacks().https : httpStacks().http).request(this.url, options);
       req.on('error', (err) => settle(new NetworkError(this.displayUrl, err)));
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;

@@ -39,65 +39,135 @@ function warmHosts(): number {
   return Number(raw);
 }
 
-/** Warm host processes not yet handed to a scenario (killed when the run ends). */
-const warmProcesses = new Set<Promise<StdioConnection>>();
+/**
+ * CGP_HOST_REUSE=0: every session in a process of its own, even with a host that declares
+ * `sessions: "many"` (to check that such a host's verdicts do not depend on the reuse). Default 1.
+ */
+function reuseAllowed(): boolean {
+  const raw = process.env.CGP_HOST_REUSE;
+  if (raw === undefined || raw === '' || raw === '1') return true;
+  if (raw === '0') return false;
+  throw new Error(`CGP_HOST_REUSE must be 0 or 1, got ${JSON.stringify(raw)}`);
+}
 
-/** Kill every warm host process a controlled factory started ahead and did not hand out. */
+/** One host process: its pipes, its request counter, and what it said about itself. */
+interface ControlProcess {
+  conn: StdioConnection;
+  seq: number;
+  /** Its init result said `sessions: "many"`: after `close` it takes another init (docs/host-control-protocol.md). */
+  reusable: boolean;
+  /** Ended by disposeWarmHosts: never handed out again. */
+  retired?: boolean;
+}
+
+/** Host processes not in a session: started ahead and never sent anything, or between two sessions. */
+const parked = new Set<Promise<ControlProcess>>();
+
+/**
+ * End every host process a controlled factory holds and did not hand out: a process between two sessions
+ * gets end of input (it exits, as after any last session), one started ahead is killed. Bounded by the
+ * exit grace; run at the end of the run (AfterAll) and by preflight.
+ */
 export async function disposeWarmHosts(): Promise<void> {
-  const pending = [...warmProcesses];
-  warmProcesses.clear();
-  await Promise.all(pending.map((p) => p.then((c) => c.close(), () => undefined)));
+  const pending = [...parked];
+  parked.clear();
+  await Promise.all(
+    pending.map((p) =>
+      p.then(
+        (proc) => ((proc.retired = true), proc.seq > 1 ? proc.conn.endInput(CONTROL_EXIT_GRACE_MS).then(() => undefined, () => proc.conn.close()) : proc.conn.close()),
+        () => undefined,
+      ),
+    ),
+  );
 }
 
 /**
- * A factory for HostUnderTest instances, each one FRESH process started from `commandLine`. The next
- * scenarios' processes (WARM_HOSTS of them) are started while the current scenario runs (a process that has started and loaded
- * but has not been sent anything is as fresh as one started on demand), so a host's start-up time is
- * overlapped instead of paid once per scenario. It is used once, by the next host asked for; whatever is
- * left when the run ends is killed (disposeWarmHosts, and the transport's exit hook as a backstop).
+ * A factory for HostUnderTest instances over the host control protocol, one session each, started from
+ * `commandLine`.
+ *
+ * - By default each session is a FRESH process. The next scenarios' processes (WARM_HOSTS of them) are
+ *   started while the current scenario runs (a process that has started and loaded but has not been sent
+ *   anything is as fresh as one started on demand), so a host's start-up time is overlapped instead of paid
+ *   once per scenario.
+ * - A host whose `init` result says `sessions: "many"` is sent the next session's `init` after a clean
+ *   `close` instead of end of input: it has promised that every init starts from nothing (what the
+ *   in-process adapter does with one process for the whole run). Once a host has said so, no more processes
+ *   are started ahead. A process whose session did not end cleanly (an operation that timed out or broke
+ *   the protocol, a failed `close`, an exit) is never reused. CGP_HOST_REUSE=0 turns reuse off.
+ *
+ * Whatever is left when the run ends is ended (disposeWarmHosts, and the transport's exit hook as a backstop).
  */
 export function controlledHostFactory(commandLine: string): HostFactory {
   const [command, ...args] = splitCommandLine(commandLine);
   if (command === undefined) throw new Error('CGP_HOST_CMD is empty');
-  const start = (): Promise<StdioConnection> => {
-    const p = StdioConnection.spawn(command, args, { env: { ...process.env }, forwardStderr: false });
+  const start = (): Promise<ControlProcess> => {
+    const p = StdioConnection.spawn(command, args, { env: { ...process.env }, forwardStderr: false }).then((conn) => ({ conn, seq: 1, reusable: false }));
     p.catch(() => undefined); // a failed start is reported to the scenario that takes it
     return p;
   };
-  const warm: Array<Promise<StdioConnection>> = [];
+  /** Between two sessions, most recently closed last. */
+  const idle: ControlProcess[] = [];
+  const warm: Array<Promise<ControlProcess>> = [];
   const ahead = warmHosts();
+  reuseAllowed(); // a malformed CGP_HOST_REUSE is a configuration error before any process starts
+  /** A host that takes several sessions needs no process started ahead. */
+  let sessionsMany = false;
   return async (options: HostUnderTestOptions): Promise<HostUnderTest> => {
-    const taken = warm.shift() ?? start();
-    warmProcesses.delete(taken);
-    // keep WARM_HOSTS started ahead: a host's start-up is often longer than a scenario
-    while (warm.length < ahead) {
-      const next = start();
-      warm.push(next);
-      warmProcesses.add(next);
+    let proc: ControlProcess | undefined;
+    while (idle.length > 0 && proc === undefined) {
+      const candidate = idle.pop()!;
+      parked.delete(idleEntries.get(candidate)!);
+      idleEntries.delete(candidate);
+      if (candidate.retired !== true && candidate.conn.exitStatus === null) proc = candidate;
+      else void candidate.conn.close();
     }
-    let conn = await taken;
-    // a warm process that died while it waited (or never started) is replaced by one started now
-    if (conn.exitStatus !== null) conn = await start();
+    if (proc === undefined) {
+      const taken = warm.shift() ?? start();
+      parked.delete(taken);
+      // keep WARM_HOSTS started ahead: a host's start-up is often longer than a scenario
+      while (!sessionsMany && warm.length < ahead) {
+        const next = start();
+        warm.push(next);
+        parked.add(next);
+      }
+      proc = await taken;
+      // a warm process that died while it waited (or never started) is replaced by one started now
+      if (proc.conn.exitStatus !== null) proc = await start();
+    }
+    const current = proc;
+    const conn = current.conn;
     // One operation may run a whole fan-out (several handshakes and queries): bound it generously, but bound it.
     const opTimeout = 4 * (options.handshakeTimeoutMs + options.requestTimeoutMs) + 5_000;
-    let next = 1;
+    /** The session broke the protocol or the pipes: the process is not reused. */
+    let broken = false;
     let queue: Promise<unknown> = Promise.resolve();
     const call = <T>(op: ControlOperation, ...callArgs: unknown[]): Promise<T> => {
       const run = async (): Promise<T> => {
-        const seq = next++;
-        const reply = (await conn.request({ type: 'control', seq, op, args: callArgs }, opTimeout)) as { type?: unknown; seq?: unknown; ok?: unknown; result?: unknown; error?: unknown };
+        const seq = current.seq++;
+        let reply: { type?: unknown; seq?: unknown; ok?: unknown; result?: unknown; error?: unknown };
+        try {
+          reply = (await conn.request({ type: 'control', seq, op, args: callArgs }, opTimeout)) as typeof reply;
+        } catch (err) {
+          broken = true;
+          throw err;
+        }
         if (reply.type !== 'control_result' || reply.seq !== seq) {
+          broken = true;
           throw new Error(`host control protocol: expected control_result seq ${seq} (${op}), got ${JSON.stringify(reply).slice(0, 200)}`);
         }
         if (reply.ok === true) return reply.result as T;
         if (isSerializedError(reply.error)) throw new ControlledHostError(reply.error);
+        broken = true;
         throw new Error(`host control protocol: malformed response to ${op}: ${JSON.stringify(reply).slice(0, 200)}`);
       };
       const p = queue.then(run, run);
       queue = p.catch(() => undefined);
       return p;
     };
-    const init = await call<{ name?: string }>('init', { ...options, misbehave: undefined });
+    const init = await call<{ name?: string; sessions?: unknown }>('init', { ...options, misbehave: undefined });
+    // read per session: one factory serves every run of a process (hostSuiteConfig caches it)
+    current.reusable = init?.sessions === 'many' && reuseAllowed();
+    sessionsMany = current.reusable;
     const name = `controlled host ${typeof init?.name === 'string' ? `"${init.name}" ` : ''}(${commandLine})`;
     return {
       name,
@@ -116,14 +186,27 @@ export function controlledHostFactory(commandLine: string): HostFactory {
       attribute: (composed: ComposedPrompt, usage: UsageReport, modelOutput: string) => call<AttributionRecord>('attribute', composed, usage, modelOutput),
       logText: () => call<string>('logText'),
       close: async () => {
+        let closed = false;
         try {
           await call('close');
+          closed = true;
         } finally {
-          // End of session = end of the host's stdin (docs/host-control-protocol.md); it has
-          // CONTROL_EXIT_GRACE_MS to exit before it is killed. A host that exits at once costs nothing.
-          await conn.endInput(CONTROL_EXIT_GRACE_MS).catch(() => conn.close());
+          if (closed && !broken && current.reusable && conn.exitStatus === null) {
+            // the next session's init goes to this process (the host declared sessions: "many")
+            idle.push(current);
+            const entry = Promise.resolve(current);
+            idleEntries.set(current, entry);
+            parked.add(entry);
+          } else {
+            // End of session = end of the host's stdin (docs/host-control-protocol.md); it has
+            // CONTROL_EXIT_GRACE_MS to exit before it is killed. A host that exits at once costs nothing.
+            await conn.endInput(CONTROL_EXIT_GRACE_MS).catch(() => conn.close());
+          }
         }
       },
     };
   };
 }
+
+/** The parked entry of each idle process (so taking it out of `idle` also takes it out of `parked`). */
+const idleEntries = new WeakMap<ControlProcess, Promise<ControlProcess>>();

@@ -39,8 +39,11 @@ export async function serveControl(misbehave: string | undefined): Promise<void>
     const a = req.args;
     switch (req.op) {
       case 'init':
+        // a new session starts from nothing: a host still open from a session that never closed goes first
+        await host?.close();
         host = createBundledHost({ ...(a[0] as HostUnderTestOptions), ...(misbehave !== undefined ? { misbehave } : {}) });
-        return { name: host.name };
+        // sessions: "many" — after `close` this process takes the next session's init (docs/host-control-protocol.md)
+        return { name: host.name, sessions: 'many' };
       case 'connectStdio':
         return need().connectStdio(a[0] as string, a[1] as string[], (a[2] ?? {}) as object);
       case 'connectHttp': {
@@ -65,6 +68,7 @@ export async function serveControl(misbehave: string | undefined): Promise<void>
         return need().logText();
       case 'close':
         await host?.close();
+        host = undefined;
         return null;
     }
   };
