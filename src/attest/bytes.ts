@@ -4,7 +4,7 @@
  * Parsing is strict — uppercase or odd-length hex is rejected, never normalised, because a
  * case disagreement is indistinguishable from tampering (§6.3 digest grammar).
  */
-import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { createHash } from 'node:crypto';
 
 const LOWER_HEX = /^(?:[0-9a-f]{2})*$/;
 
@@ -23,7 +23,11 @@ export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
 
 /** SHA-256 over the concatenation of `parts`. */
 export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
-  return nobleSha256(parts.length === 1 ? parts[0]! : concatBytes(...parts));
+  // node's crypto (issue 14: several hashes per frame verified or signed; noble's JS SHA-256 was a visible share)
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  const digest = hash.digest();
+  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength); // a plain Uint8Array, not a Buffer
 }
 
 /** ASCII bytes of a domain-separation string, no length prefix and no terminator (DESIGN 6). */

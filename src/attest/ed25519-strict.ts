@@ -22,7 +22,7 @@
  * a key only when [k]T = identity, so the cofactored "always verifies" forgery surface is closed.
  * Likewise R with a torsion component simply fails the cofactorless equation.
  */
-import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { concatBytes, fromLowerHex, toHex } from './bytes.js';
@@ -97,7 +97,7 @@ export function checkEd25519Strict(publicKeyHex: unknown, message: Uint8Array, s
   if (!(message instanceof Uint8Array)) throw new TypeError('message must be a Uint8Array');
   // The result is a function of (key, signature, message) alone: one already computed is reused (issue 14:
   // a suite run meets the same signatures in many replies). The message is keyed by its SHA-512.
-  const key = `${publicKeyHex as string}${signatureHex as string}${toHex(sha512(message))}`;
+  const key = `${publicKeyHex as string}${signatureHex as string}${digest512(message)}`;
   const known = strictMemo.get(key);
   if (known !== undefined) return known;
   const result = Object.freeze(checkUncached(publicKey, signature, message));
@@ -173,14 +173,41 @@ function secretKeyBytes(secretKeyHex: string): Uint8Array {
 /** Deterministic RFC 8032 Ed25519 signature (128 lowercase hex) of `message`. */
 export function signEd25519(secretKeyHex: string, message: Uint8Array): string {
   // RFC 8032 signatures are deterministic: one already made for this key and message is reused.
-  const key = `${secretKeyHex}${toHex(sha512(message))}`;
+  const key = `${secretKeyHex}${digest512(message)}`;
   let signature = signMemo.get(key);
   if (signature === undefined) {
-    signature = toHex(ed.sign(message, secretKeyBytes(secretKeyHex)));
+    // node's crypto signs (issue 14: a provider signs every frame it serves; ~0.05 ms instead of ~1 ms of
+    // bigint arithmetic). Pure Ed25519 is deterministic, so it is the signature noble's ed.sign makes:
+    // test/attest/ed25519-strict.test.ts compares the two.
+    signature = cryptoSign(null, message, privateKeyOf(secretKeyHex)).toString('hex');
     if (signMemo.size >= STRICT_MEMO_MAX) signMemo.clear();
     signMemo.set(key, signature);
   }
   return signature;
+}
+
+/** RFC 8032 signature by noble's arithmetic (the oracle signEd25519 is tested against). */
+export function signEd25519Noble(secretKeyHex: string, message: Uint8Array): string {
+  return toHex(ed.sign(message, secretKeyBytes(secretKeyHex)));
+}
+
+/** DER prefix of an Ed25519 PKCS #8 private key (RFC 8410); the 32-byte seed follows. */
+const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const privateKeys = new Map<string, KeyObject>();
+
+function privateKeyOf(secretKeyHex: string): KeyObject {
+  let known = privateKeys.get(secretKeyHex);
+  if (known === undefined) {
+    known = createPrivateKey({ key: Buffer.from(concatBytes(PKCS8_ED25519_PREFIX, secretKeyBytes(secretKeyHex))), format: 'der', type: 'pkcs8' });
+    if (privateKeys.size >= STRICT_MEMO_MAX) privateKeys.clear();
+    privateKeys.set(secretKeyHex, known);
+  }
+  return known;
+}
+
+/** SHA-512 of a message as hex, by node's crypto: the memo key of a message. */
+function digest512(message: Uint8Array): string {
+  return createHash('sha512').update(message).digest('hex');
 }
 
 const signMemo = new Map<string, string>();

@@ -15,6 +15,8 @@
  * Runs in one process are sequential (the suite runtime is a per-process singleton); cucumber's support
  * library is loaded once and reused across runs.
  */
+// first: in place before cucumber loads cucumber-expressions (step matching without regexp-tree, issue 14)
+import './native-match-indices.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,6 +106,12 @@ function supportImports(root: string, side: 'provider' | 'host' | 'all'): string
   return SUPPORT[side].map((f) => join(dir, `${f}.${compiled ? 'js' : 'ts'}`));
 }
 
+/** The messages file's formatter (report/message-file-formatter: cucumber's `message` output, written in chunks). */
+function messageFormatter(root: string): string {
+  const compiled = fileURLToPath(import.meta.url).endsWith('.js');
+  return join(root, compiled ? 'dist/src' : 'src', 'conformance', 'report', `message-file-formatter.${compiled ? 'js' : 'ts'}`);
+}
+
 const EMPTY_SUMMARY: SuiteSummary = {
   success: false,
   scenarios: [],
@@ -141,7 +149,7 @@ async function planCucumber(
   const imports = supportImports(root, which);
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
   const format: Array<string | [string, string?]> = [
-    ['message', paths.messagesPath],
+    [messageFormatter(root), paths.messagesPath],
     ['junit', paths.junitPath],
   ];
   if (progress !== null) format.unshift(opts.progressFormat ?? 'progress');

@@ -13,7 +13,7 @@ import {
   TEST_ONLY_RFC8032_TEST1,
   verifyEd25519Strict,
 } from '../../src/attest/index.js';
-import { equationHoldsNoble, isCanonicalScalar } from '../../src/attest/ed25519-strict.js';
+import { equationHoldsNoble, isCanonicalScalar, signEd25519Noble } from '../../src/attest/ed25519-strict.js';
 import { nodeEd25519Verify } from './reference-impl.js';
 
 const WYCHEPROOF = fileURLToPath(new URL('../../../shared/vectors/wycheproof-ed25519_test.json', import.meta.url));
@@ -290,6 +290,19 @@ describe('strict Ed25519 edge cases (own vectors)', () => {
   it('signEd25519 / publicKeyOf refuse malformed secret keys', () => {
     assert.throws(() => signEd25519('00', msg), TypeError);
     assert.throws(() => publicKeyOf(TEST_ONLY_RFC8032_TEST1.secret_key.toUpperCase()), TypeError);
+  });
+});
+
+describe('signing by node crypto = the RFC 8032 signature of noble (issue 14 oracle)', () => {
+  it('gives the same signature bytes for random keys and messages of many lengths, and verifies strictly', () => {
+    for (let i = 0; i < 64; i++) {
+      const secret = createHash('sha256').update(`signing key ${i}`).digest('hex');
+      const m = Buffer.alloc(i * 37 + (i % 3), i); // 0 … ~2.3 kB, including the empty message
+      const ours = signEd25519(secret, m);
+      assert.equal(ours, signEd25519Noble(secret, m), `key ${i}, ${m.length} bytes`);
+      assert.equal(verifyEd25519Strict(publicKeyOf(secret), m, ours), true);
+    }
+    assert.equal(signEd25519(TEST_ONLY_RFC8032_TEST1.secret_key, new Uint8Array(0)), signEd25519Noble(TEST_ONLY_RFC8032_TEST1.secret_key, new Uint8Array(0)));
   });
 });
 
