@@ -6,13 +6,14 @@
 //                                              handshakes and shuts down the same provider        target ≤ 2×
 //   (c) (a) against a provider that takes 1 s to start (fixtures/slow-start-provider.mjs):
 //       the full suite's extra time over (a)                                                      target ≤ 2 s
+//   and (a)'s floor: the bare script opening all the connections the full suite opens, with no check at all
 //
 // Then, with --profile, one CPU profile (node --cpu-prof) of the CLI process for the full provider suite, the
 // host suite and certify: wall, busy and idle ("(idle)" samples: the event loop waiting on a child, a socket
 // or a timer), and where the busy time went.
 //
 // Run: npm run build && npx tsx bench/suite.ts [--runs 5] [--profile] [--provider "<command line>"]
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -60,11 +61,50 @@ process.exit(code === 0 ? 0 : 1);
 `,
 );
 
+// (a)'s floor: the bare script again, opening as many connections as the full suite opens (counted below from
+// a full run), all at once, each handshaken and shut down — what any suite that makes those connections pays
+// before its first check. full / one scenario cannot be below floor / one scenario.
+const FLOOR = join(WORK, 'bare-connections.mjs');
+writeFileSync(
+  FLOOR,
+  `import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+await import(require.resolve('@cucumber/cucumber/api'));
+const [cmd, ...args] = JSON.parse(process.argv[2]);
+const one = () => new Promise((resolve, reject) => {
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buf = '';
+  let acked = false;
+  child.stdout.on('data', (c) => {
+    buf += c;
+    if (acked || !buf.includes('\\n')) return;
+    acked = true;
+    if (!buf.startsWith('{"type":"handshake_ack"')) reject(new Error('no handshake_ack'));
+    child.stdin.write(JSON.stringify({ type: 'shutdown' }) + '\\n');
+  });
+  child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error('exit ' + code))));
+  child.stdin.write(JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' }) + '\\n');
+});
+await Promise.all(Array.from({ length: Number(process.argv[3]) }, one));
+`,
+);
+
+// How many provider processes the full suite starts: one full run with a provider that counts its starts.
+const COUNT = join(WORK, 'starts.txt');
+writeFileSync(COUNT, '');
+await timeProcess([
+  NODE, BIN, 'stdio', '--out', join(WORK, 'out'), '--',
+  NODE, '-e', `require('node:fs').appendFileSync(${JSON.stringify(COUNT)}, 'x'); require(${JSON.stringify(PROVIDER[1])})`,
+]);
+const CONNECTIONS = readFileSync(COUNT, 'utf8').length;
+
 const suite = (provider: string[], ...extra: string[]) => [NODE, BIN, 'stdio', ...extra, '--out', join(WORK, 'out'), '--', ...provider];
 const sides: Record<string, string[]> = {
   full: suite(PROVIDER),
   one: suite(PROVIDER, '--tags', '@B3'),
   bare: [NODE, BARE, JSON.stringify(PROVIDER)],
+  [`floor (${CONNECTIONS} connections)`]: [NODE, FLOOR, JSON.stringify(PROVIDER), String(CONNECTIONS)],
   'full, slow start': suite(SLOW),
   'one, slow start': suite(SLOW, '--tags', '@B3'),
 };
@@ -89,6 +129,8 @@ if (!values['profile-only']) {
   out.push(`  (a) full / one scenario:             ${a.toFixed(2)}×  (target ≤ 1.5×: ${verdict(a <= 1.5)})`);
   out.push(`  (b) one scenario / bare cucumber:    ${b.toFixed(2)}×  (target ≤ 2×: ${verdict(b <= 2)})`);
   out.push(`  (c) slow-start extra, full suite:    ${seconds(extra)}  (target ≤ 2 s: ${verdict(extra <= 2000)}); one scenario: ${seconds(m('one, slow start') - m('one'))}`);
+  const floor = m(`floor (${CONNECTIONS} connections)`);
+  out.push(`  (a)'s floor: the full suite's ${CONNECTIONS} connections with no check at all / one scenario: ${(floor / m('one')).toFixed(2)}×; the checks of every scenario add ${seconds(m('full') - floor)} to it`);
 }
 
 if (values.profile || values['profile-only']) {
