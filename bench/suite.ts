@@ -37,36 +37,13 @@ const PROVIDER = [NODE, join(ROOT, 'dist', 'bundle', 'provider.cjs')];
 const SLOW = [NODE, join(ROOT, 'fixtures', 'slow-start-provider.mjs'), '1000'];
 const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-suite-'));
 
-// (b)'s floor: what any cucumber-driven suite pays before its first check — node, cucumber's API, one spawn,
-// one handshake, one shutdown. Written here so the bench has no file of its own to drift.
+// The bare script: what any cucumber-driven suite pays before its first check — node, cucumber's API, and N
+// provider connections opened at once, each spawned, handshaken and shut down. Written here so the bench has
+// no file of its own to drift. With one connection it is (b)'s floor; with as many as the full suite opens
+// (counted below from a full run) it is (a)'s floor: full / one scenario cannot be below floor / one scenario.
 const BARE = join(WORK, 'bare-cucumber.mjs');
 writeFileSync(
   BARE,
-  `import { createRequire } from 'node:module';
-import { spawn } from 'node:child_process';
-const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
-await import(require.resolve('@cucumber/cucumber/api'));
-const [cmd, ...args] = JSON.parse(process.argv[2]);
-const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-let buf = '';
-const ack = await new Promise((resolve, reject) => {
-  child.stdout.on('data', (c) => { buf += c; const i = buf.indexOf('\\n'); if (i >= 0) resolve(JSON.parse(buf.slice(0, i))); });
-  child.on('exit', () => reject(new Error('provider exited before its ack')));
-  child.stdin.write(JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' }) + '\\n');
-});
-if (ack.type !== 'handshake_ack') throw new Error('no handshake_ack');
-child.stdin.write(JSON.stringify({ type: 'shutdown' }) + '\\n');
-const code = await new Promise((resolve) => child.on('exit', resolve));
-process.exit(code === 0 ? 0 : 1);
-`,
-);
-
-// (a)'s floor: the bare script again, opening as many connections as the full suite opens (counted below from
-// a full run), all at once, each handshaken and shut down — what any suite that makes those connections pays
-// before its first check. full / one scenario cannot be below floor / one scenario.
-const FLOOR = join(WORK, 'bare-connections.mjs');
-writeFileSync(
-  FLOOR,
   `import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
@@ -103,8 +80,8 @@ const suite = (provider: string[], ...extra: string[]) => [NODE, BIN, 'stdio', .
 const sides: Record<string, string[]> = {
   full: suite(PROVIDER),
   one: suite(PROVIDER, '--tags', '@B3'),
-  bare: [NODE, BARE, JSON.stringify(PROVIDER)],
-  [`floor (${CONNECTIONS} connections)`]: [NODE, FLOOR, JSON.stringify(PROVIDER), String(CONNECTIONS)],
+  bare: [NODE, BARE, JSON.stringify(PROVIDER), '1'],
+  [`floor (${CONNECTIONS} connections)`]: [NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS)],
   'full, slow start': suite(SLOW),
   'one, slow start': suite(SLOW, '--tags', '@B3'),
 };
