@@ -98,18 +98,19 @@ const SUPPORT: Record<'provider' | 'host' | 'all', string[]> = {
   all: ['**/*'],
 };
 
+/** This module runs compiled (dist/) rather than as TypeScript under tsx: what it hands cucumber follows suit. */
+const COMPILED = fileURLToPath(import.meta.url).endsWith('.js');
+
 function supportImports(root: string, side: 'provider' | 'host' | 'all'): string[] {
-  const compiled = fileURLToPath(import.meta.url).endsWith('.js');
-  const dir = compiled ? join(root, 'dist', 'steps') : join(root, 'steps');
-  if (compiled && !existsSync(dir)) throw new Error(`compiled step definitions not found in ${dir}: run \`npm run build\` first`);
+  const dir = COMPILED ? join(root, 'dist', 'steps') : join(root, 'steps');
+  if (COMPILED && !existsSync(dir)) throw new Error(`compiled step definitions not found in ${dir}: run \`npm run build\` first`);
   // Under tsx the loader is already active in this process: the .ts steps import directly.
-  return SUPPORT[side].map((f) => join(dir, `${f}.${compiled ? 'js' : 'ts'}`));
+  return SUPPORT[side].map((f) => join(dir, `${f}.${COMPILED ? 'js' : 'ts'}`));
 }
 
 /** The messages file's formatter (report/message-file-formatter: cucumber's `message` output, written in chunks). */
 function messageFormatter(root: string): string {
-  const compiled = fileURLToPath(import.meta.url).endsWith('.js');
-  return join(root, compiled ? 'dist/src' : 'src', 'conformance', 'report', `message-file-formatter.${compiled ? 'js' : 'ts'}`);
+  return join(root, COMPILED ? 'dist/src' : 'src', 'conformance', 'report', `message-file-formatter.${COMPILED ? 'js' : 'ts'}`);
 }
 
 const EMPTY_SUMMARY: SuiteSummary = {

@@ -56,12 +56,12 @@ interface ControlProcess {
   seq: number;
   /** Its init result said `sessions: "many"`: after `close` it takes another init (docs/host-control-protocol.md). */
   reusable: boolean;
-  /** Ended by disposeWarmHosts: never handed out again. */
-  retired?: boolean;
 }
 
-/** Host processes not in a session: started ahead and never sent anything, or between two sessions. */
-const parked = new Set<Promise<ControlProcess>>();
+/** Host processes started ahead and not yet sent anything. */
+const warmProcesses = new Set<Promise<ControlProcess>>();
+/** Host processes between two sessions (their host declared sessions "many"). */
+const betweenSessions = new Set<ControlProcess>();
 
 /**
  * End every host process a controlled factory holds and did not hand out: a process between two sessions
@@ -69,16 +69,14 @@ const parked = new Set<Promise<ControlProcess>>();
  * exit grace; run at the end of the run (AfterAll) and by preflight.
  */
 export async function disposeWarmHosts(): Promise<void> {
-  const pending = [...parked];
-  parked.clear();
-  await Promise.all(
-    pending.map((p) =>
-      p.then(
-        (proc) => ((proc.retired = true), proc.seq > 1 ? proc.conn.endInput(CONTROL_EXIT_GRACE_MS).then(() => undefined, () => proc.conn.close()) : proc.conn.close()),
-        () => undefined,
-      ),
-    ),
-  );
+  const warm = [...warmProcesses];
+  const between = [...betweenSessions];
+  warmProcesses.clear();
+  betweenSessions.clear();
+  await Promise.all([
+    ...warm.map((p) => p.then((proc) => proc.conn.close(), () => undefined)),
+    ...between.map((proc) => proc.conn.endInput(CONTROL_EXIT_GRACE_MS).then(() => undefined, () => proc.conn.close())),
+  ]);
 }
 
 /**
@@ -116,19 +114,17 @@ export function controlledHostFactory(commandLine: string): HostFactory {
     let proc: ControlProcess | undefined;
     while (idle.length > 0 && proc === undefined) {
       const candidate = idle.pop()!;
-      parked.delete(idleEntries.get(candidate)!);
-      idleEntries.delete(candidate);
-      if (candidate.retired !== true && candidate.conn.exitStatus === null) proc = candidate;
-      else void candidate.conn.close();
+      // one that disposeWarmHosts ended, or that exited on its own, is not handed out
+      if (betweenSessions.delete(candidate) && candidate.conn.exitStatus === null) proc = candidate;
     }
     if (proc === undefined) {
       const taken = warm.shift() ?? start();
-      parked.delete(taken);
+      warmProcesses.delete(taken);
       // keep WARM_HOSTS started ahead: a host's start-up is often longer than a scenario
       while (!sessionsMany && warm.length < ahead) {
         const next = start();
         warm.push(next);
-        parked.add(next);
+        warmProcesses.add(next);
       }
       proc = await taken;
       // a warm process that died while it waited (or never started) is replaced by one started now
@@ -194,9 +190,7 @@ export function controlledHostFactory(commandLine: string): HostFactory {
           if (closed && !broken && current.reusable && conn.exitStatus === null) {
             // the next session's init goes to this process (the host declared sessions: "many")
             idle.push(current);
-            const entry = Promise.resolve(current);
-            idleEntries.set(current, entry);
-            parked.add(entry);
+            betweenSessions.add(current);
           } else {
             // End of session = end of the host's stdin (docs/host-control-protocol.md); it has
             // CONTROL_EXIT_GRACE_MS to exit before it is killed. A host that exits at once costs nothing.
@@ -207,6 +201,3 @@ export function controlledHostFactory(commandLine: string): HostFactory {
     };
   };
 }
-
-/** The parked entry of each idle process (so taking it out of `idle` also takes it out of `parked`). */
-const idleEntries = new WeakMap<ControlProcess, Promise<ControlProcess>>();
