@@ -33,12 +33,13 @@ rl.on('close', () => { process.stderr.write('end of input after ' + sessions + '
 const OPTIONS: HostUnderTestOptions = { ledgerPath: join(DIR, 'ledger.ndjson'), handshakeTimeoutMs: 50, requestTimeoutMs: 50 };
 const pidOf = (name: string): string => /"(\d+)\//.exec(name)?.[1] ?? `no pid in ${name}`;
 
-function withEnv<T>(env: Record<string, string | undefined>, f: () => T): T {
+/** Run f (and wait for it) with these variables set (undefined: unset), then put them back. */
+async function withEnv<T>(env: Record<string, string | undefined>, f: () => T | Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
   try {
-    return f();
+    return await f();
   } finally {
     for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -50,7 +51,7 @@ after(() => disposeWarmHosts());
 test('a host that declares sessions "many" serves sequential sessions in one process, and starts none ahead once it has said so', async () => {
   const started = () => readFileSync(join(DIR, 'started.txt'), 'utf8').trim().split('\n').length;
   writeFileSync(join(DIR, 'started.txt'), '');
-  const factory = withEnv({ CGP_HOST_WARM: '2', CGP_HOST_REUSE: undefined, ONE: undefined }, () => controlledHostFactory(`${process.execPath} ${FAKE}`));
+  const factory = await withEnv({ CGP_HOST_WARM: '2', CGP_HOST_REUSE: undefined, ONE: undefined }, () => controlledHostFactory(`${process.execPath} ${FAKE}`));
   const first = await factory(OPTIONS);
   await first.close();
   const names = [first.name];
@@ -75,7 +76,7 @@ test('a host that declares sessions "many" serves sequential sessions in one pro
 });
 
 test('a session that broke (an operation timed out) is not reused: the next session gets a new process', { timeout: 30_000 }, async () => {
-  const factory = withEnv({ CGP_HOST_WARM: '0', CGP_HOST_REUSE: undefined, ONE: undefined }, () => controlledHostFactory(`${process.execPath} ${FAKE}`));
+  const factory = await withEnv({ CGP_HOST_WARM: '0', CGP_HOST_REUSE: undefined, ONE: undefined }, () => controlledHostFactory(`${process.execPath} ${FAKE}`));
   const broken = await factory(OPTIONS);
   // the fake never answers logText: the operation times out (its bound: 4 × (handshake + request) + 5 s)
   await assert.rejects(async () => broken.logText(), /timed out|timeout/i);
@@ -89,10 +90,8 @@ test('a session that broke (an operation timed out) is not reused: the next sess
 
 test('CGP_HOST_REUSE=0, or a host that does not declare sessions "many": every session is a fresh process', async () => {
   for (const env of [{ CGP_HOST_REUSE: '0', ONE: undefined }, { CGP_HOST_REUSE: undefined, ONE: '1' }]) {
-    const saved = { CGP_HOST_REUSE: process.env.CGP_HOST_REUSE, ONE: process.env.ONE, CGP_HOST_WARM: process.env.CGP_HOST_WARM };
-    Object.assign(process.env, { CGP_HOST_WARM: '0' }, env);
-    for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-    try {
+    // set for the whole sessions: the reuse setting is read at each init, ONE when a process starts
+    await withEnv({ CGP_HOST_WARM: '0', ...env }, async () => {
       const factory = controlledHostFactory(`${process.execPath} ${FAKE}`);
       const one = await factory(OPTIONS);
       await one.close();
@@ -100,13 +99,13 @@ test('CGP_HOST_REUSE=0, or a host that does not declare sessions "many": every s
       await two.close();
       assert.notEqual(pidOf(two.name), pidOf(one.name), `${JSON.stringify(env)}: ${one.name} then ${two.name}`);
       assert.match(two.name, /\/1"/);
-    } finally {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    });
   }
 });
 
-test('CGP_HOST_REUSE accepts 0 or 1 only', () => {
-  assert.throws(() => withEnv({ CGP_HOST_REUSE: 'yes' }, () => controlledHostFactory(`${process.execPath} ${FAKE}`)), /CGP_HOST_REUSE must be 0 or 1, got "yes"/);
+test('CGP_HOST_REUSE accepts 0 or 1 only', async () => {
+  await assert.rejects(
+    withEnv({ CGP_HOST_REUSE: 'yes' }, () => controlledHostFactory(`${process.execPath} ${FAKE}`)),
+    /CGP_HOST_REUSE must be 0 or 1, got "yes"/,
+  );
 });
