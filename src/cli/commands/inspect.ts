@@ -14,6 +14,7 @@ interface InspectCliOptions {
   maxFrames: string;
   timeout?: string;
   json?: boolean;
+  web?: boolean;
 }
 
 function positiveInt(name: string, value: string, allowZero = false): number {
@@ -32,6 +33,7 @@ export function registerInspectCommand(program: Command): void {
     .option('--max-frames <n>', 'the query budget max_frames', '8')
     .option('--timeout <ms>', 'handshake and request timeout (default 10000)')
     .option('--json', 'write the inspection as JSON')
+    .option('--web', 'serve an interactive inspector page on 127.0.0.1 (a random port, a per-run token) and print its URL; it stops when the page closes or on Ctrl-C')
     .action(async (words: string[], opts: InspectCliOptions) => {
       let target;
       let maxTokens;
@@ -46,6 +48,12 @@ export function registerInspectCommand(program: Command): void {
           if (words.length > 1) throw new ConfigError(`a URL target takes no further arguments (got ${JSON.stringify(words.slice(1).join(' '))})`);
           target = { kind: 'http' as const, url: first };
         } else target = { kind: 'stdio' as const, command: first, args: words.slice(1) };
+        if (opts.web) {
+          // loaded only when asked for: the plain inspect never loads the web inspector
+          const { serveInspector } = await import('../../conformance/inspect-web/cli.js');
+          process.exitCode = await serveInspector({ target, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+          return;
+        }
         const kinds = opts.kinds === undefined ? [] : opts.kinds.split(',').map((k) => k.trim()).filter((k) => k !== '');
         const result = await inspect({ target, goal: opts.query, kinds, maxTokens, maxFrames, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
         process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : renderInspection(result));

@@ -48,7 +48,7 @@ export function checkAttestations(p: ScenarioProbe): void {
   p.ledger.unwitnessedBecause('S6.5.2-provider-id', 'no answer carried a frame_attestations entry naming a provider_id');
 }
 
-function verifyAnswer(answer: FramesAnswer, providerName: string, keys: readonly AttesterKeyInput[]) {
+export function verifyAnswer(answer: FramesAnswer, providerName: string, keys: readonly AttesterKeyInput[]) {
   const findings: Finding[] = [];
   const result = answer.result;
   const rawEntries = Array.isArray(result.frame_attestations) ? result.frame_attestations : [];
