@@ -95,7 +95,7 @@ describe('inspect --web: loopback and the per-run token', () => {
 
       const page = await call(ins.port, 'GET', `/?token=${ins.token}`);
       assert.equal(page.status, 200);
-      assert.match(page.headers['content-security-policy'] ?? '', /default-src 'self'/);
+      assert.match(String(page.headers['content-security-policy'] ?? ''), /default-src 'self'/);
       assert.doesNotMatch(page.body, /https?:\/\/(?!127\.0\.0\.1)/, 'nothing on the page comes from elsewhere');
       assert.equal((await call(ins.port, 'GET', `/assets/inspector.css?token=${ins.token}`)).status, 200, 'assets load with the token');
     } finally {
