@@ -55,6 +55,8 @@ export interface FrameRow {
 }
 
 export interface Exchange {
+  /** The connection it crossed (1 = the first) and its number on it. */
+  connection: number;
   n: number;
   /** What was sent, as the line that crossed (raw input exactly as typed). */
   sent: string;
@@ -182,7 +184,7 @@ export class ProviderLink {
     const t0 = Date.now();
     const wireFrom = this.wire.length;
     const linesFrom = this.session?.lines.length ?? 0;
-    const ex: Exchange = { n, sent: '', raw: 'raw' in input, elapsedMs: 0, findings: [], inbound: [], peer: { state: 'ready' } };
+    const ex: Exchange = { connection: this.connection, n, sent: '', raw: 'raw' in input, elapsedMs: 0, findings: [], inbound: [], peer: { state: 'ready' } };
     let envelope: JsonObject | undefined;
     if ('envelope' in input) {
       envelope = { ...input.envelope };

@@ -163,7 +163,7 @@ function frameRow(r: FrameRow, ex: Exchange): string {
     esc(f.score),
   ];
   const detail = `<tr class="frame-detail" hidden><td colspan="${cells.length}">${content !== undefined ? `<h4>content</h4><pre class="content">${esc(content)}</pre>` : ''}<h4>JSON</h4><pre>${esc(pretty(f))}</pre>${r.findings.length > 0 ? findingsList(r.findings, '') : ''}<p class="hint">attestation: ${esc(r.attestation)} — ${esc(r.attestationReasons.join('; ') || 'no reason given')}${r.attestation !== 'attested' ? ' (F9: treated as unattested, never dropped)' : ''}</p></td></tr>`;
-  return `<tr class="frame${bad ? ' has-finding' : ''}" data-index="${r.index}" data-exchange="${ex.n}">${cells.map((c) => `<td>${c}</td>`).join('')}</tr>${detail}`;
+  return `<tr class="frame${bad ? ' has-finding' : ''}" data-index="${r.index}">${cells.map((c) => `<td>${c}</td>`).join('')}</tr>${detail}`;
 }
 
 /** One exchange: what was sent, the answer, every finding inline with its anchor, frames, verdicts. */
@@ -171,7 +171,7 @@ export function renderExchange(ex: Exchange): string {
   const type = ex.sentEnvelope && typeof ex.sentEnvelope.type === 'string' ? ex.sentEnvelope.type : 'raw line';
   const replyType = ex.reply === undefined ? 'no answer' : ex.reply === null ? '204 (no envelope)' : String(ex.reply.type);
   const out: string[] = [
-    `<article class="exchange" id="exchange-${ex.n}" data-reply="${esc(replyType)}"><header><strong>#${ex.n}</strong> ${esc(type)}${ex.raw ? ' (raw)' : ''} → <strong class="reply-type">${esc(replyType)}</strong> <span class="ms">${ex.elapsedMs} ms</span></header>`,
+    `<article class="exchange" id="exchange-${ex.connection}-${ex.n}" data-reply="${esc(replyType)}"><header><strong>#${ex.n}</strong> <span class="hint">connection ${ex.connection}</span> ${esc(type)}${ex.raw ? ' (raw)' : ''} → <strong class="reply-type">${esc(replyType)}</strong> <span class="ms">${ex.elapsedMs} ms</span></header>`,
   ];
   if (ex.problem) out.push(`<p class="banner bad problem">${esc(ex.problem)}</p>`);
   out.push(peerBlock(ex.peer));
@@ -195,7 +195,7 @@ export function renderExchange(ex: Exchange): string {
     out.push(`<div class="budgets">${bar('token_cost summed vs max_tokens', 'B1', sum, q.max_tokens)}${bar('frames vs max_frames', 'B4', frames.length, q.max_frames)}</div>`);
     out.push(
       `<table class="frames" data-count="${frames.length}"><thead><tr><th></th><th>#</th><th>id</th><th>kind</th><th>representation</th><th>token_cost (B3)</th><th>digest</th><th>provenance</th><th>relations</th><th>attestation (F8/F9)</th><th>score</th></tr></thead><tbody>${frames.map((r) => frameRow(r, ex)).join('')}</tbody></table>`,
-      `<p class="actions"><button type="button" class="verify" data-exchange="${ex.n}">Verify picked frames</button> <span class="hint">click a row to expand it</span></p>`,
+      `<p class="actions"><button type="button" class="verify">Verify picked frames</button> <span class="hint">click a row to expand it</span></p>`,
     );
   }
   if (ex.verdicts) {
