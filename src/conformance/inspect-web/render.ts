@@ -62,7 +62,7 @@ export function renderConnection(link: ProviderLink | undefined, commandLine: st
   );
   if (misbehaviours.length > 0) {
     out.push(
-      `<p class="hint">The bundled provider can misbehave on purpose: append <code>--misbehave &lt;mode&gt;</code> to the target (modes: ${misbehaviours.map((m) => `<code>${esc(m)}</code>`).join(' ')}).</p>`,
+      `<details class="hint"><summary>The bundled provider can misbehave on purpose: append <code>--misbehave &lt;mode&gt;</code> to the target and reconnect</summary><p>${misbehaviours.map((m) => `<code>${esc(m)}</code>`).join(' ')}</p></details>`,
     );
   }
   if (!link) return `${out.join('')}<p class="banner bad">not connected</p>`;
@@ -140,6 +140,9 @@ function yes(v: boolean | null, no: string): string {
   return v === null ? '<span class="na">n/a</span>' : v ? '<span class="ok">yes</span>' : `<span class="bad">${esc(no)}</span>`;
 }
 
+/** A file:// URI by its last path segment (the JSON in the expanded row keeps it whole). */
+const shortUri = (v: unknown): string => (typeof v === 'string' && v.startsWith('file://') ? `…/${v.split('/').pop()}` : String(v));
+
 function frameRow(r: FrameRow, ex: Exchange): string {
   const f = r.frame;
   const content = typeof f.content === 'string' ? f.content : undefined;
@@ -158,7 +161,7 @@ function frameRow(r: FrameRow, ex: Exchange): string {
     `${esc(f.token_cost)}${expected !== null ? ` <span class="vs">ceil(${utf8ByteLength(content!)}/4) = ${expected}</span> ${yes(costOk, 'B3 ✗')}` : ''}`,
     yes(digestOk, 'mismatch'),
     prov.length === 0 ? '—' : esc(prov.map((p) => `${String(p.type)} ${String(p.uri ?? p.source ?? '').split('/').pop()}${p.range !== undefined ? ` ${String(p.range)}` : ''}`).join('; ')),
-    rels.length === 0 ? '—' : esc(rels.map((x) => `${String(x.rel)} → ${String(x.target_uri ?? x.target_id ?? '')}`).join(', ')),
+    rels.length === 0 ? '—' : esc(rels.map((x) => `${String(x.rel)} → ${shortUri(x.target_uri ?? x.target_id ?? '')}`).join(', ')),
     `<span class="verdict v-${esc(r.attestation)}" title="${esc(r.attestationReasons.join('; '))}">${esc(r.attestation)}</span>`,
     esc(f.score),
   ];
