@@ -1,7 +1,7 @@
 // `inspect --web` in a real browser: headless Chromium (Debian's `chromium`, driven by playwright-core) opens
 // the inspector against the bundled provider, sends a query with max_frames 1 and sees one frame, switches the
 // target to `--misbehave ignore-max-frames` and sees the B4 finding inline (explain one click away), verifies a
-// frame, downloads the wire log and replays it with `replay`, runs the suite from the page to its verdict, and
+// frame, sends a malformed raw line, copies the wire log as NDJSON, downloads it and replays it with `replay`, runs the suite from the page to its verdict, and
 // closes the page — after which the inspector stops on its own.
 //
 // Without a browser this test FAILS, saying loudly that the browser tests did not run. The one opt-out is
@@ -128,7 +128,21 @@ describe('inspect --web in headless Chromium', () => {
       assert.equal(await verified.locator('tr.verdict-row').count(), 2, 'a verdict per identity');
       assert.equal(await verified.locator('tr.verdict-row td.v-valid').count(), 2, 'both valid');
 
-      // the wire log: every line, both directions; download it and replay it
+      // the raw editor sends what the form cannot say: a malformed line, answered with an error envelope
+      await page.locator('#raw-editor > summary').click();
+      await page.locator('#raw-text').fill('{"type":"query","query":{"goal":"unterminated"');
+      await page.locator('#send-raw').click();
+      const raw = page.locator('article.exchange#exchange-2-3');
+      await raw.waitFor({ timeout: 15_000 });
+      assert.equal(await raw.getAttribute('data-reply'), 'error', 'the malformed line is answered with an error envelope');
+
+      // the wire log: every line, both directions, copied as NDJSON; then downloaded and replayed
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+      await page.locator('#copy-ndjson').click();
+      await page.locator('#copy-ndjson', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+      const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+      assert.equal(copied.trimEnd().split('\n').length, await page.locator('#wire-body tr').count(), 'one NDJSON line per wire line');
+      assert.ok(copied.includes('"type":"handshake_ack"') && copied.includes('{"type":"query","query":{"goal":"unterminated"'), 'both directions, raw lines as sent');
       const rows = await page.locator('#wire-body tr').count();
       assert.ok(rows >= 8, `the wire log shows both connections (${rows} lines)`);
       assert.ok((await page.locator('#wire-body tr.wire-in').count()) >= 4 && (await page.locator('#wire-body tr.wire-out').count()) >= 4);
@@ -139,6 +153,7 @@ describe('inspect --web in headless Chromium', () => {
       assert.match(lines[0]!, /"type":"handshake"/);
       assert.ok(lines.some((l) => l.includes('"max_frames":1')), 'the query sent is in the file');
       assert.ok(lines.some((l) => l.includes('"type":"verify"')), 'the verify sent is in the file');
+      assert.ok(lines.includes('{"type":"query","query":{"goal":"unterminated"'), 'the malformed line, byte for byte');
       const replay = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'replay', file, '--', ...target, '--misbehave', 'ignore-max-frames'], { cwd: ROOT, env: CLEAN_ENV, encoding: 'utf8', timeout: 60_000 });
       process.stderr.write(`replay: exit ${replay.status}\n${replay.stderr}${replay.stdout}`);
       assert.equal(replay.status, 0, `replay accepts the file and the provider answers its last query\n${replay.stderr}${replay.stdout}`);
