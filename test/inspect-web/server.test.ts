@@ -233,6 +233,18 @@ rl.on('line', (line) => {
     }
   });
 
+  it('cannot start: the page says why, and a reconnect with a good command line recovers', { timeout: 30_000 }, async () => {
+    const ins = await startInspector({ target: { kind: 'stdio', command: join(tmp, 'no-such-provider'), args: [] }, timeoutMs: 5_000 });
+    try {
+      const page = (await call(ins.port, 'GET', `/?token=${ins.token}`)).body;
+      assert.match(page, /<strong>unreachable<\/strong>: could not start or reach the target: SpawnError/);
+      const r = JSON.parse((await post(ins, '/api/connect', { target: `${process.execPath} ${fake} garbage` })).body) as { state: { state: string } };
+      assert.equal(r.state.state, 'ready', 'the new command line connects');
+    } finally {
+      await ins.close('test over');
+    }
+  });
+
   it('stalls: the read times out and names what was outstanding', { timeout: 30_000 }, async () => {
     const ins = await open('stall');
     try {
