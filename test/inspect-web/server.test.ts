@@ -271,6 +271,36 @@ rl.on('line', (line) => {
   });
 });
 
+describe('inspect --web: the frames view judges as the suite does', () => {
+  const open = (mode: string) => startInspector({ target: { kind: 'stdio', command: bundled.command, args: [...bundled.args, '--misbehave', mode] }, timeoutMs: 10_000 });
+  const query = { goal: 'retry policy', max_frames: '3', max_tokens: '4096', kinds: [] };
+
+  it('an attestation under an unknown algorithm is uncheckable (F8), its frame kept and shown (F9)', { timeout: 60_000 }, async () => {
+    const ins = await open('unknown-attestation-algorithm');
+    try {
+      const { html } = JSON.parse((await post(ins, '/api/query', query)).body) as { html: string };
+      const rows = html.match(/<tr class="frame(?: has-finding)?" data-index/g) ?? [];
+      assert.ok(rows.length >= 1, 'the frames are shown');
+      assert.equal((html.match(/class="verdict v-uncheckable"/g) ?? []).length, rows.length, 'every frame is uncheckable, none attested');
+      assert.match(html, /F9: treated as unattested, never dropped/);
+    } finally {
+      await ins.close('test over');
+    }
+  });
+
+  it('a lying token_cost shows beside ceil(bytes/4), with B3 and B1 inline', { timeout: 60_000 }, async () => {
+    const ins = await open('lying-costs');
+    try {
+      const { html } = JSON.parse((await post(ins, '/api/query', query)).body) as { html: string };
+      assert.match(html, /99999 <span class="vs">ceil\([0-9]+\/4\) = [0-9]+<\/span> <span class="bad">B3 ✗<\/span>/);
+      assert.match(html, /data-anchor="B3"/);
+      assert.match(html, /<div class="budget over" data-anchor="B1">/);
+    } finally {
+      await ins.close('test over');
+    }
+  });
+});
+
 describe('inspect --web: pure parts', () => {
   it('command lines, the query form and the replay file', () => {
     assert.deepEqual(splitCommandLine(`node 'a b.js' --x "c \\"d\\"" e\\ f`), ['node', 'a b.js', '--x', 'c "d"', 'e f']);

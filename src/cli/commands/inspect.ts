@@ -1,7 +1,8 @@
 // `cgp-conformance inspect [options] -- <command> [args…]` or `inspect [options] <url>` — look at a provider,
 // judging nothing: handshake, print the ack, run one sample query and print its frames as a table (token_cost
 // and content_digest recomputed). Exit codes: 0 shown; 1 the target answered, but not with an ack or frames;
-// 2 usage; 3 it never answered the handshake.
+// 2 usage; 3 it never answered the handshake. With --web: an interactive page instead (docs/inspector.md);
+// exit 0 once it stopped.
 import type { Command } from 'commander';
 import { inspect, renderInspection } from '../../conformance/inspect.js';
 import { ConfigError } from '../../conformance/suite/config.js';

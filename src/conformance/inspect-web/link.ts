@@ -243,14 +243,16 @@ export class ProviderLink {
   private judgeFrames(ex: Exchange, result: JsonObject, query: JsonObject): void {
     const frames = Array.isArray(result.frames) ? result.frames.filter(isJsonObject) : [];
     const keys = (this.ack && Array.isArray(this.ack.attester_keys) ? this.ack.attester_keys : []) as AttesterKeyInput[];
-    // the suite's attestation judgement (F7, F11–F13) …
-    ex.findings.push(...verifyAnswer({ purpose: `exchange ${ex.n}`, query, reply: ex.reply!, result, frames }, this.providerName, keys).findings);
-    // … and the verdict per frame it rests on (F8: uncheckable is never attested; F9: nothing is dropped)
+    // the suite's attestation judgement (F7, F11–F13) and the verdict per frame it rests on (F8: uncheckable
+    // is never attested; F9: nothing is dropped). The verifier reads arbitrary peer JSON; should it fail, the
+    // frames are still shown, each marked uncheckable with the reason.
     let verification;
+    let failure: string | undefined;
     try {
+      ex.findings.push(...verifyAnswer({ purpose: `exchange ${ex.n}`, query, reply: ex.reply!, result, frames }, this.providerName, keys).findings);
       verification = verifyFrameAttestations(this.providerName, { frames: frames as unknown as CommittedFrame[], frame_attestations: result.frame_attestations, result_attestation: result.result_attestation }, keys);
-    } catch {
-      verification = undefined;
+    } catch (err) {
+      failure = `harness error (not a target finding): the attestation verifier failed on this answer: ${describeError(err)}`;
     }
     ex.frames = frames.map((frame, index) => {
       const outcome = verification?.frames[index];
@@ -259,7 +261,7 @@ export class ProviderLink {
         index,
         frame,
         attestation: outcome?.verdict ?? 'uncheckable',
-        attestationReasons: outcome?.reasons ?? ['the verifier could not read this result'],
+        attestationReasons: outcome?.reasons ?? [failure ?? 'the verifier returned no outcome for this frame'],
         findings: ex.findings.filter((f) => f.pointer === at || f.pointer.startsWith(`${at}/`)),
       };
     });
