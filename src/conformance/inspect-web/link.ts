@@ -246,7 +246,7 @@ export class ProviderLink {
     // the suite's attestation judgement (F7, F11–F13) and the verdict per frame it rests on (F8: uncheckable
     // is never attested; F9: nothing is dropped). The verifier reads arbitrary peer JSON; should it fail, the
     // frames are still shown, each marked uncheckable with the reason.
-    let verification;
+    let verification: ReturnType<typeof verifyFrameAttestations> | undefined;
     let failure: string | undefined;
     try {
       ex.findings.push(...verifyAnswer({ purpose: `exchange ${ex.n}`, query, reply: ex.reply!, result, frames }, this.providerName, keys).findings);
