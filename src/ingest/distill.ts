@@ -10,6 +10,15 @@
 import { ALERT_SCAN_ANY, ALERT_SCAN_CAPS, FIRST_LEVEL, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
 import { bytesToText, clipLine, type LineIndex } from './lines.js';
 import { describeColumn, inferColumns, parseTable } from './table.js';
+import { digestLog } from './logdigest.js';
+
+/** Log blocks up to this many lines get the template-mining distiller (§67); longer ones the streaming digest. */
+export const STRUCTURED_MAX_LINES = 50_000;
+
+/** The log distiller: templates, anomalies and the intent's terms (logdigest.ts, §67). */
+export function distillStructuredLog(text: string, firstLineNo: number, terms: readonly string[]): Distilled {
+  return { text: digestLog(text, { firstLineNo, terms }), method: 'log-templates' };
+}
 
 export interface Distilled {
   text: string;
@@ -270,17 +279,76 @@ export function distillCode(text: string): Distilled {
   return { text: out.join('\n'), method: 'head-tail' };
 }
 
-/** Prose is served verbatim unless it is very long (then a head and a tail, by bytes). */
+/**
+ * Prose is served verbatim unless it is very long; then — the last resort, for text with no structure
+ * a distiller can use (§67) — a head and a tail by bytes, labelled as such, the elided middle named by
+ * its line numbers.
+ */
 export const PROSE_LIMIT = 4096;
 
-export function distillProse(text: string): Distilled {
+function lineOfOffset(view: string, offset: number): number {
+  let n = 1;
+  for (let i = view.indexOf('\n'); i >= 0 && i < offset; i = view.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function distillProse(text: string, firstLineNo = 1): Distilled {
   const view = Buffer.from(text, 'utf8').toString('latin1');
   if (view.length <= PROSE_LIMIT) return { text, method: 'verbatim' };
   let cut = 2048;
   while (cut > 0 && (view.charCodeAt(cut) & 0xc0) === 0x80) cut--;
   let tail = view.length - 1024;
   while (tail < view.length && (view.charCodeAt(tail) & 0xc0) === 0x80) tail++;
-  return { text: bytesToText(`${view.slice(0, cut)}\n… (${tail - cut} bytes elided) …\n${view.slice(tail)}`), method: 'head-tail' };
+  const a = firstLineNo - 1 + lineOfOffset(view, cut);
+  const b = firstLineNo - 1 + lineOfOffset(view, tail);
+  const label = `[unstructured text: head and tail only (no line structure to select by); ${tail - cut} bytes of lines ${a === b ? a : `${a}–${b}`} elided, in [full]]`;
+  return { text: bytesToText(`${label}\n${view.slice(0, cut)}\n… (${tail - cut} bytes elided, lines ${a === b ? a : `${a}–${b}`}) …\n${view.slice(tail)}`), method: 'head-tail' };
+}
+
+// ── diffs ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Changed lines quoted at most; the rest are counted with their line ranges. */
+const MAX_DIFF_LINES = 160;
+
+/**
+ * A unified diff: every file header, hunk header and changed (`+`/`-`) line is kept, up to
+ * MAX_DIFF_LINES; context lines are elided, each run named by its line range.
+ */
+export function distillDiff(text: string, firstLineNo = 1): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  const out: string[] = [];
+  let files = 0;
+  let added = 0;
+  let removed = 0;
+  let kept = 0;
+  let gapFrom = -1;
+  let gapTo = -1;
+  const flush = () => {
+    if (gapFrom < 0) return;
+    const a = firstLineNo + gapFrom;
+    const b = firstLineNo + gapTo;
+    out.push(`… (${plural(gapTo - gapFrom + 1, 'line')} elided: ${a === b ? `line ${a}` : `lines ${a}–${b}`}) …`);
+    gapFrom = -1;
+  };
+  lines.forEach((l, i) => {
+    const header = l.startsWith('diff ') || l.startsWith('--- ') || l.startsWith('+++ ') || l.startsWith('@@') || l.startsWith('index ') || l.startsWith('new file') || l.startsWith('deleted file') || l.startsWith('rename ');
+    if (l.startsWith('diff ')) files++;
+    const change = !header && (l.startsWith('+') || l.startsWith('-'));
+    if (change && l.startsWith('+')) added++;
+    if (change && l.startsWith('-')) removed++;
+    const keep = (header && !l.startsWith('index ')) || (change && kept < MAX_DIFF_LINES);
+    if (change && keep) kept++;
+    if (!keep) {
+      if (gapFrom < 0) gapFrom = i;
+      gapTo = i;
+      return;
+    }
+    flush();
+    out.push(clipLine(l, MAX_QUOTED_LINE));
+  });
+  flush();
+  const head = `[unified diff: ${plural(Math.max(files, 1), 'file')}, +${added} −${removed}; context and index lines elided, in [full]]`;
+  return { text: [head, ...out].join('\n'), method: 'diff-changes' };
 }
 
 export function distillBinary(bytes: Uint8Array): Distilled {
