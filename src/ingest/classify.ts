@@ -295,6 +295,39 @@ export function structuredLog(ix: LineIndex, first: number, last: number, stride
   return covered * 10 >= sampled * 6 && tree.templates.length * 3 <= sampled;
 }
 
+/** `docker compose logs` / `kubectl logs --prefix`: `name  | …` on 70 % of at least 3 lines (one pipe is not a table). */
+function containerPrefixed(ix: LineIndex, first: number, last: number, stride: number): boolean {
+  let seen = 0;
+  let hits = 0;
+  for (let i = first; i <= last; i += stride) {
+    const t = ix.s.slice(ix.start[i]!, ix.end[i]!);
+    if (asciiTrim(t) === '') continue;
+    seen++;
+    if (/^(?:\[[\w./-]+\]|[\w.-]+(?:\/[\w.-]+)?)[ \t]*\| \S/.test(t) && t.indexOf('|', t.indexOf('|') + 1) < 0) hits++;
+  }
+  return seen >= 3 && hits * 10 >= seen * 7;
+}
+
+/** At least 3 lines, and 70 % of the (sampled) non-blank lines are JSON objects. */
+function jsonLines(ix: LineIndex, first: number, last: number, stride: number): boolean {
+  let seen = 0;
+  let objects = 0;
+  for (let i = first; i <= last; i += stride) {
+    const t = asciiTrim(ix.s.slice(ix.start[i]!, ix.end[i]!));
+    if (t === '') continue;
+    seen++;
+    if (t.startsWith('{') && t.endsWith('}')) {
+      try {
+        const v = JSON.parse(t) as unknown;
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) objects++;
+      } catch {
+        // not JSON
+      }
+    }
+  }
+  return seen >= 3 && objects * 10 >= seen * 7;
+}
+
 // ── the ladder ────────────────────────────────────────────────────────────────────────────────
 
 function isBinary(s: string, a: number, b: number): boolean {
@@ -346,6 +379,8 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   }
   if (stamped * 2 >= sampled && leveled > 0) return { kind: 'log' };
 
+  // JSON lines are a log before they are anything else (their commas are not a CSV's, §67)
+  if (jsonLines(ix, first, last, stride) || containerPrefixed(ix, first, last, stride)) return { kind: 'log' };
   // Tables and code are small in practice; they get materialised lines.
   const lines: string[] = [];
   for (let i = first; i <= last && lines.length <= 20_000; i++) lines.push(line(i));

@@ -152,6 +152,22 @@ export function distillLog(ix: LineIndex, first: number, last: number): Distille
   return { text: bytesToText(out.join('\n')), method: 'log-digest' };
 }
 
+/**
+ * A stack trace preceded by the log that led to it (a log line announcing the exception merges the two
+ * into one block): the log part gets the log distiller, the trace the stack distiller (§67).
+ */
+export function distillStackBlock(text: string, firstLineNo: number, terms: readonly string[]): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  const header = lines.findIndex((l) => isHeaderLine(l) && !isFrameLine(l));
+  // the log part ends before the line that announces the exception (the one before the header)
+  const cut = header - 1;
+  if (cut < 8) return distillStack(text);
+  const logPart = lines.slice(0, cut).join('\n');
+  const log = distillStructuredLog(logPart, firstLineNo, terms).text;
+  const stack = distillStack(lines.slice(cut).join('\n')).text;
+  return { text: `${log}\n[stack trace from line ${firstLineNo + cut}]\n${stack}`, method: 'log-templates+stack-frame-head' };
+}
+
 // ── stack traces ──────────────────────────────────────────────────────────────────────────────
 
 const SECTION_MARKERS = ['Caused by', '---> ', 'During handling of the above exception', 'The above exception was the direct cause', '--- End of inner exception', 'goroutine '];

@@ -117,7 +117,7 @@ export function typeOf(core: string, prev: string | undefined, name: string | un
   if (/^[1-5]\d\d$/.test(core) && prev !== undefined && (/HTTP\/[\d.]+"?$/.test(prev) || /^(?:status|code|->|→)$/i.test(prev))) return 'status';
   if (DURATION.test(core)) return 'duration';
   if (NUMBER.test(core)) return 'number';
-  if (core.startsWith('/') && core.length > 1 && !core.includes('//')) return 'path';
+  if (core.startsWith('/') && (core.length > 1 || (prev !== undefined && /^"?[A-Z]{3,7}$/.test(prev))) && !core.includes('//')) return 'path';
   if (UUID.test(core) || (HEX.test(core) && hasDigit(core))) return 'id';
   if (hasDigit(core) && MIXED_ID.test(core) && /[A-Za-z]/.test(core) && !/^[A-Za-z]+\d?$/.test(core)) return 'id';
   return undefined;

@@ -13,7 +13,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { ContextFrame, ContextQuery } from '../../generated/types/index.js';
 import { blocksOf, type Block } from './classify.js';
-import { distillBinary, distillCode, distillDiff, distillLog, distillProse, distillStack, distillStructuredLog, distillTable, STRUCTURED_MAX_LINES } from './distill.js';
+import { distillBinary, distillCode, distillDiff, distillLog, distillProse, distillStackBlock, distillStructuredLog, distillTable, STRUCTURED_MAX_LINES } from './distill.js';
 import { intentTerms } from './intent.js';
 import { buildArtifact, renderArtifact, type Artifact, INGEST_PROVIDER_NAME } from './artifact.js';
 import { bytesToText, indexLines, type LineIndex } from './lines.js';
@@ -206,7 +206,7 @@ export function ingest(input: IngestInput): IngestResult {
           case 'diff':
             return distillDiff(textOf(), block.first + 1);
           case 'stack':
-            return distillStack(textOf());
+            return distillStackBlock(textOf(), block.first + 1, terms);
           case 'table':
             return distillTable(textOf(), block.delimiter!);
           case 'code':

@@ -109,6 +109,14 @@ function ranges(nos: readonly number[], max = 8): string {
   return `${out.slice(0, max - 1).join(', ')}, … ${out.at(-1)} (${out.length} ranges)`;
 }
 
+/** Where a template's lines are: their ranges when few, else the span they are scattered over. */
+function where(nos: readonly number[]): string {
+  if (nos.length === 1) return `line ${nos[0]}`;
+  const r = ranges(nos, 3);
+  if (!r.includes('…')) return `lines ${r}`;
+  return `lines ${nos[0]}–${nos.at(-1)}, interleaved`;
+}
+
 function clip(line: string): string {
   if (line.length <= MAX_LINE) return line;
   return `${line.slice(0, MAX_LINE)} … (${Buffer.byteLength(line.slice(MAX_LINE), 'utf8')} more bytes of this line)`;
@@ -219,13 +227,22 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
   const infos: TemplateInfo[] = tree.templates.map((t) => {
     const ls = t.members.map((m) => lines[m]!);
     const slots = slotsOf(t.keys, ls);
+    // a slot with one value throughout is shown as that value in the template text
+    const constant = new Map<number, string>();
+    for (const sl of slots) {
+      if (sl.type === 'timestamp' || ls.length < 2) continue;
+      const first = ls[0]!.tok.tokens[sl.pos]?.text;
+      if (first !== undefined && ls.every((l) => l.tok.tokens[sl.pos]?.text === first)) constant.set(sl.pos, first);
+    }
     const groupSlots = slots.filter((s) => {
+      if (constant.has(s.pos)) return false;
       if (!s.type || !GROUP_TYPES.has(s.type)) return false;
       if (s.type === 'status' || s.type === 'level' || s.type === 'method') return true;
       const distinct = new Set(ls.map((l) => slotValue(l, s)));
       return distinct.size <= 12;
     });
-    return { id: t.id, keys: t.keys, lines: ls, slots, groupSlots, intent: intentHits(t.keys.join(' '), opts.terms), anomalous: 0 };
+    const shown = t.keys.map((k, pos) => constant.get(pos) ?? k);
+    return { id: t.id, keys: shown, lines: ls, slots: slots.filter((sl) => !constant.has(sl.pos)), groupSlots, intent: intentHits(shown.join(' '), opts.terms), anomalous: 0 };
   });
 
   // ── anomalies ──
@@ -238,16 +255,25 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     const statusSlot = info.slots.find((s) => s.type === 'status');
     const levelSlot = info.slots.find((s) => s.type === 'level');
     const durSlot = info.slots.find((s) => s.type === 'duration');
-    let majorityClass = 0;
-    const classCount = new Map<number, number>();
+    // a status is judged against the usual class of its own group (same method and path): a 404 on a
+    // path that always 404s is that path's normal, a 500 among a path's 302s is not; a 5xx always is
+    const statusGroup = (l: Line) => info.groupSlots.filter((s) => s !== statusSlot).map((s) => slotValue(l, s)).join(' ');
+    const classCount = new Map<string, Map<number, number>>();
     if (statusSlot) {
       for (const l of ls) {
+        const g = statusGroup(l);
         const c = statusClass(slotValue(l, statusSlot));
-        classCount.set(c, (classCount.get(c) ?? 0) + 1);
+        const m = classCount.get(g) ?? new Map<number, number>();
+        m.set(c, (m.get(c) ?? 0) + 1);
+        classCount.set(g, m);
       }
-      let best = -1;
-      for (const [c, k] of classCount) if (k > best) [majorityClass, best] = [c, k];
     }
+    const usualClass = (g: string) => {
+      let best = -1;
+      let cls = 0;
+      for (const [c, k] of classCount.get(g) ?? []) if (k > best) [cls, best] = [c, k];
+      return cls;
+    };
     const warnCount = levelSlot ? ls.filter((l) => WARN_LEVEL.test(slotValue(l, levelSlot))).length : 0;
     const alertCount = ls.filter((l) => ALERT_WORDS.test(l.text)).length;
     let med = 0;
@@ -262,7 +288,7 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
       if (statusSlot) {
         const v = slotValue(l, statusSlot);
         const c = statusClass(v);
-        if ((c === 5 || (c === 4 && (classCount.get(4) ?? 0) * 5 < count)) && (c !== majorityClass || c === 5)) r = { reason: 'status', key: v };
+        if (c === 5 || (c === 4 && c !== usualClass(statusGroup(l)))) r = { reason: 'status', key: v };
       }
       if (!r && levelSlot) {
         const v = slotValue(l, levelSlot);
@@ -301,23 +327,26 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     list.push(i);
     byKind.set(k, list);
   }
+  const rankOf = (run: readonly number[], reason: Reason) =>
+    REASON_RANK[reason] + (run.some((i) => intentHits(lines[i]!.text, opts.terms) > 0) ? 3 : 0) + (rare.has(lines[run[0]!]!.tpl) ? 1 : 0);
   for (const [k, list] of byKind) {
     list.sort((a, b) => a - b);
     const reason = k.split('|')[1] as Reason;
     const key = k.split('|')[2]!;
+    const what = reason === 'status' ? `status ${key}` : reason === 'error' || reason === 'warn' ? key : reason === 'latency' ? 'latency outliers' : 'alerts';
+    const singles: number[] = [];
     let s = 0;
     while (s < list.length) {
       let e = s;
       while (e + 1 < list.length && lines[list[e + 1]!]!.no - lines[list[e]!]!.no <= BURST_GAP) e++;
       const run = list.slice(s, e + 1);
-      const hit = run.some((i) => intentHits(lines[i]!.text, opts.terms) > 0) ? 3 : 0;
-      const rank = REASON_RANK[reason] + hit + (rare.has(lines[run[0]!]!.tpl) ? 1 : 0);
-      if (run.length >= 3) {
-        const what = reason === 'status' ? `status ${key}` : reason === 'error' || reason === 'warn' ? key : reason === 'latency' ? 'latency outliers' : 'alerts';
-        quotes.push({ line: run[0]!, rank: rank + 1, burst: run.slice(1), label: `burst of ${run.length} ${what}` });
-      } else for (const i of run) quotes.push({ line: i, rank });
+      if (run.length >= 3) quotes.push({ line: run[0]!, rank: rankOf(run, reason) + 1, burst: run.slice(1), label: `burst of ${run.length} ${what}` });
+      else singles.push(...run);
       s = e + 1;
     }
+    // the same anomaly recurring apart (not a burst): its first and last occurrence, the rest counted
+    if (singles.length >= 4) quotes.push({ line: singles[0]!, rank: rankOf(singles, reason), burst: singles.slice(1), label: `${what} recurring ×${singles.length}` });
+    else for (const i of singles) quotes.push({ line: i, rank: rankOf([i], reason) });
   }
   quotes.sort((a, b) => b.rank - a.rank || a.line - b.line);
   const chosen: Quote[] = [];
@@ -346,7 +375,7 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
   for (const t of shown) {
     const nos = t.lines.map((l) => l.no);
     const span = timeSpan(t.lines);
-    out.push(`×${t.lines.length} (${nos.length === 1 ? 'line' : 'lines'} ${ranges(nos, 3)})${span ? ` ${span}` : ''}: ${templateText(t.keys)}${spread(t)}`);
+    out.push(`×${t.lines.length} (${where(nos)})${span ? ` ${span}` : ''}: ${templateText(t.keys)}${spread(t)}`);
     for (const g of groupsOf(t, opts.terms)) out.push(`  ${g}`);
   }
   if (listed.length > shown.length) {
@@ -354,20 +383,25 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     out.push(`… ${plural(rest.length, 'more template')} (${plural(rest.reduce((k, t) => k + t.lines.length, 0), 'line')})`);
   }
   if (chosen.length > 0) out.push('quoted:');
+  // in line order; a burst's count follows its first line, its last line takes its own place
+  const entries: Array<{ no: number; seq: number; text: string }> = [];
+  let seq = 0;
   for (const q of chosen) {
     const l = lines[q.line]!;
-    out.push(`L${l.no} ${clip(l.text)}`);
+    entries.push({ no: l.no, seq: seq++, text: `L${l.no} ${clip(l.text)}` });
     if (q.burst) {
       const mid = q.burst.slice(0, -1);
       const last = lines[q.burst.at(-1)!]!;
       if (mid.length > 0) {
         const ms = mid.map((i) => lines[i]!);
         const span = timeSpan(ms);
-        out.push(`… ${q.label}: ${plural(mid.length, 'more line')} like these (lines ${ranges(ms.map((x) => x.no), 4)})${span ? `, ${span}` : ''} …`);
-      } else out.push(`… ${q.label} …`);
-      out.push(`L${last.no} ${clip(last.text)}`);
+        entries.push({ no: l.no, seq: seq++, text: `… ${q.label}: ${plural(mid.length, 'more line')} like these (${mid.length === 1 ? 'line' : 'lines'} ${ranges(ms.map((x) => x.no), 4)})${span ? `, ${span}` : ''} …` });
+      } else entries.push({ no: l.no, seq: seq++, text: `… ${q.label} …` });
+      entries.push({ no: last.no, seq: seq++, text: `L${last.no} ${clip(last.text)}` });
     }
   }
+  entries.sort((a, b) => a.no - b.no || a.seq - b.seq);
+  for (const e of entries) out.push(e.text);
   // every line not quoted, by number
   const quotedNos = new Set([...quotedLines].map((i) => lines[i]!.no));
   const elided: number[] = [];
@@ -402,15 +436,12 @@ function spread(t: TemplateInfo): string {
       continue;
     }
     const distinct = new Set(vals);
-    if (distinct.size === 1) parts.push(`${label} ${JSON.stringify(clipValue([...distinct][0]!))}`);
-    else if (distinct.size <= 3) parts.push(`${label} ${[...distinct].map((v) => JSON.stringify(clipValue(v))).join('|')}`);
+    const short = [...distinct].every((v) => v.length <= 32);
+    if (distinct.size === 1 && short) parts.push(`${label} ${[...distinct][0]!}`);
+    else if (distinct.size <= 3 && short) parts.push(`${label} ${[...distinct].join('|')}`);
     else parts.push(`${label} ${distinct.size} distinct`);
   }
-  return parts.length > 0 ? `; ${parts.slice(0, 6).join(' · ')}` : '';
-}
-
-function clipValue(v: string): string {
-  return v.length > 60 ? `${v.slice(0, 60)}…` : v;
+  return parts.length > 0 ? `; ${parts.slice(0, 5).join(' · ')}` : '';
 }
 
 /** One line per combination of a template's categorical fields (status shown after `→`). */
