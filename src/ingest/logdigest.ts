@@ -33,6 +33,8 @@ const MAX_LINE = 400;
 const MAX_TEMPLATES = 14;
 const MAX_GROUPS = 8;
 const BURST_GAP = 5;
+/** More scattered occurrences of one anomaly than this are quoted first and last, the rest counted. */
+const RECURRING_MIN = 6;
 
 const ERROR_LEVEL = /^(?:error|err|fatal|crit|critical|panic|severe|alert|emerg|e|f)$/i;
 const WARN_LEVEL = /^(?:warn|warning|w)$/i;
@@ -153,7 +155,10 @@ interface TemplateInfo {
   id: number;
   keys: string[];
   lines: Line[];
+  /** Variable slots whose value varies (constant ones are shown in `keys`). */
   slots: Slot[];
+  /** Every variable slot, constant or not (what anomalies are judged on). */
+  fieldSlots: Slot[];
   groupSlots: Slot[];
   intent: number;
   anomalous: number;
@@ -242,7 +247,7 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
       return distinct.size <= 12;
     });
     const shown = t.keys.map((k, pos) => constant.get(pos) ?? k);
-    return { id: t.id, keys: shown, lines: ls, slots: slots.filter((sl) => !constant.has(sl.pos)), groupSlots, intent: intentHits(shown.join(' '), opts.terms), anomalous: 0 };
+    return { id: t.id, keys: shown, lines: ls, slots: slots.filter((sl) => !constant.has(sl.pos)), fieldSlots: slots, groupSlots, intent: intentHits(shown.join(' '), opts.terms), anomalous: 0 };
   });
 
   // ── anomalies ──
@@ -252,9 +257,9 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
   for (const info of infos) {
     const ls = info.lines;
     const count = ls.length;
-    const statusSlot = info.slots.find((s) => s.type === 'status');
-    const levelSlot = info.slots.find((s) => s.type === 'level');
-    const durSlot = info.slots.find((s) => s.type === 'duration');
+    const statusSlot = info.fieldSlots.find((s) => s.type === 'status');
+    const levelSlot = info.fieldSlots.find((s) => s.type === 'level');
+    const durSlot = info.fieldSlots.find((s) => s.type === 'duration');
     // a status is judged against the usual class of its own group (same method and path): a 404 on a
     // path that always 404s is that path's normal, a 500 among a path's 302s is not; a 5xx always is
     const statusGroup = (l: Line) => info.groupSlots.filter((s) => s !== statusSlot).map((s) => slotValue(l, s)).join(' ');
@@ -345,7 +350,7 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
       s = e + 1;
     }
     // the same anomaly recurring apart (not a burst): its first and last occurrence, the rest counted
-    if (singles.length >= 4) quotes.push({ line: singles[0]!, rank: rankOf(singles, reason), burst: singles.slice(1), label: `${what} recurring ×${singles.length}` });
+    if (singles.length > RECURRING_MIN) quotes.push({ line: singles[0]!, rank: rankOf(singles, reason), burst: singles.slice(1), label: `${what} recurring ×${singles.length}` });
     else for (const i of singles) quotes.push({ line: i, rank: rankOf([i], reason) });
   }
   quotes.sort((a, b) => b.rank - a.rank || a.line - b.line);
