@@ -67,7 +67,7 @@ describe('ingest: the worked example', () => {
     // the repeated line: its count and where it is
     assert.match(log, /\n×25 \(lines 91–115\) 18:01:31: <timestamp> WARN upstream still draining, backing off\n/);
     // every line not quoted is named
-    assert.match(log, /\nelided \(in \[full\]\): lines 2–61, 63–87, 89–115$/);
+    assert.match(log, /\nelided \(in \[full\]\): lines 2–29, 31–58, 60–61, 63–87, 89–115$/);
     const table = byKind('table').inline;
     assert.match(table, /^\[33 rows × 5 columns\]\ncolumns: endpoint text · calls int 3\.\.1841 · p99_ms int 7\.\.1204 · error_rate percent 0\.0%\.\.44\.6% · cost currency\? /);
     assert.match(table, /\n… \(30 more rows\)$/);
