@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { checkFrame } from '../../src/protocol/index.js';
 import { ingest } from '../../src/ingest/index.js';
 import { CORPUS, evaluate, pasteBytes } from './corpus/index.js';
+import { distillProse } from '../../src/ingest/distill.js';
 import { requery } from './helpers.js';
 
 describe('ingest: the paste corpus', () => {
@@ -36,5 +37,12 @@ describe('ingest: the paste corpus', () => {
     assert.match(e.served, /\n {2}GET \/api\/v2\/orders → 200 ×212, 10:00:00–10:06:37\n {2}→ 502 ×40, 10:04:10–10:04:49 \(lines 251–290\)\n/);
     assert.match(e.served, /\nL251 .*"GET \/api\/v2\/orders HTTP\/1\.1" 502 157 .*\n… burst of 40 status 502: 38 more lines like these \(lines 252–289\), 10:04:11–10:04:48 …\nL290 .*" 502 157 /);
     assert.match(e.served, /\nelided \(in \[full\]\): lines 1–250, 252–289, 291–400$/);
+  });
+  it('the fact check can fail: the same access log served head-and-tail (what a log without level words used to get) keeps none of the 502 facts', () => {
+    const p = CORPUS.find((x) => x.file === 'nginx-access.log')!;
+    const headTail = distillProse(pasteBytes(p).toString('utf8')).text;
+    assert.match(headTail, /^\[unstructured text: head and tail only/);
+    assert.deepEqual(p.facts.filter((f) => headTail.includes(f)), []);
+    assert.ok(!/" 502 /.test(headTail), 'no 502 line survives head-and-tail');
   });
 });
