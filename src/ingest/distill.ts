@@ -12,7 +12,7 @@ import { bytesToText, clipLine, type LineIndex } from './lines.js';
 import { describeColumn, inferColumns, parseTable } from './table.js';
 import { digestLog } from './logdigest.js';
 
-/** Log blocks up to this many lines get the template-mining distiller (§67); longer ones the streaming digest. */
+/** Log blocks up to this many lines (any size in bytes) get the template-mining distiller (§67); longer ones the streaming digest. */
 export const STRUCTURED_MAX_LINES = 50_000;
 
 /** The log distiller: templates, anomalies and the intent's terms (logdigest.ts, §67). */

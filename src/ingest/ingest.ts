@@ -202,7 +202,7 @@ export function ingest(input: IngestInput): IngestResult {
         switch (block.kind) {
           case 'log':
             // the template miner reads decoded lines; a very long log gets the streaming digest (§67)
-            return lines <= STRUCTURED_MAX_LINES && text !== undefined ? distillStructuredLog(text, block.first + 1, terms) : distillLog(ix, block.first, block.last);
+            return lines <= STRUCTURED_MAX_LINES ? distillStructuredLog(textOf(), block.first + 1, terms) : distillLog(ix, block.first, block.last);
           case 'diff':
             return distillDiff(textOf(), block.first + 1);
           case 'stack':

@@ -340,14 +340,24 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     const key = k.split('|')[2]!;
     const what = reason === 'status' ? `status ${key}` : reason === 'error' || reason === 'warn' ? key : reason === 'latency' ? 'latency outliers' : 'alerts';
     const singles: number[] = [];
+    const bursts: number[][] = [];
     let s = 0;
     while (s < list.length) {
       let e = s;
       while (e + 1 < list.length && lines[list[e + 1]!]!.no - lines[list[e]!]!.no <= BURST_GAP) e++;
       const run = list.slice(s, e + 1);
-      if (run.length >= 3) quotes.push({ line: run[0]!, rank: rankOf(run, reason) + 1, burst: run.slice(1), label: `burst of ${run.length} ${what}` });
+      if (run.length >= 3) bursts.push(run);
       else singles.push(...run);
       s = e + 1;
+    }
+    // bursts of one kind: the first two and the last quoted; any between them counted together
+    bursts.forEach((run, b) => {
+      if (bursts.length > 3 && b >= 2 && b < bursts.length - 1) return;
+      quotes.push({ line: run[0]!, rank: rankOf(run, reason) + 1, burst: run.slice(1), label: `burst of ${run.length} ${what}` });
+    });
+    if (bursts.length > 3) {
+      const mid = bursts.slice(2, -1).flat();
+      quotes.push({ line: mid[0]!, rank: rankOf(mid, reason), burst: mid.slice(1), label: `${bursts.length - 3} more bursts of ${what}` });
     }
     // the same anomaly recurring apart (not a burst): its first and last occurrence, the rest counted
     if (singles.length > RECURRING_MIN) quotes.push({ line: singles[0]!, rank: rankOf(singles, reason), burst: singles.slice(1), label: `${what} recurring ×${singles.length}` });
