@@ -32,6 +32,11 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** `line 7` / `lines 7–14` (1-based, in the attachment). */
+function lineSpan(a: number, b: number): string {
+  return a === b ? `line ${a}` : `lines ${a}–${b}`;
+}
+
 // ── logs ──────────────────────────────────────────────────────────────────────────────────────
 
 const ERROR_CLASS = /\b(?:ERR(?:OR)?|FATAL|CRIT(?:ICAL)?|PANIC(?:KED)?|SEVERE)\b/i;
@@ -136,7 +141,9 @@ export function distillLog(ix: LineIndex, first: number, last: number): Distille
       }
       if (byTemplate.size <= 2) what = `: ${[...byTemplate].map(([t, c]) => `${c}${b('×')} ${JSON.stringify(t)}`).join(', ')}`;
     }
-    out.push(`${b('… (')}${plural(n, 'line')} elided${what}${b(') …')}`);
+    const a = runLine[gapFrom]! + 1;
+    const z = runLine[gapTo - 1]! + runCount[gapTo - 1]!;
+    out.push(`${b('… (')}${plural(n, 'line')} elided (${lineSpan(a, z)})${what}${b(') …')}`);
     gapFrom = -1;
   };
   for (let k = 0; k < runs; k++) {
@@ -161,10 +168,10 @@ export function distillStackBlock(text: string, firstLineNo: number, terms: read
   const header = lines.findIndex((l) => isHeaderLine(l) && !isFrameLine(l));
   // the log part ends before the line that announces the exception (the one before the header)
   const cut = header - 1;
-  if (cut < 8) return distillStack(text);
+  if (cut < 8) return distillStack(text, firstLineNo);
   const logPart = lines.slice(0, cut).join('\n');
   const log = distillStructuredLog(logPart, firstLineNo, terms).text;
-  const stack = distillStack(lines.slice(cut).join('\n')).text;
+  const stack = distillStack(lines.slice(cut).join('\n'), firstLineNo + cut).text;
   return { text: `${log}\n[stack trace from line ${firstLineNo + cut}]\n${stack}`, method: 'log-templates+stack-frame-head' };
 }
 
@@ -183,7 +190,7 @@ function indentOf(l: string): number {
 const HEAD_FRAMES = 5;
 const CAUSE_FRAMES = 3;
 
-export function distillStack(text: string): Distilled {
+export function distillStack(text: string, firstLineNo = 1): Distilled {
   const lines = text.split(/\r\n|\n|\r/);
   type Unit = { from: number; to: number };
   type Item = { kind: 'line'; at: number } | { kind: 'unit'; unit: Unit };
@@ -217,6 +224,12 @@ export function distillStack(text: string): Distilled {
   }
   const out: string[] = [];
   let dropped = 0;
+  let droppedFrom = 0;
+  let droppedTo = 0;
+  const flush = () => {
+    if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')}: ${lineSpan(firstLineNo + droppedFrom, firstLineNo + droppedTo)})`);
+    dropped = 0;
+  };
   sections.forEach((sec, k) => {
     const units = sec.items.filter((it) => it.kind === 'unit');
     const budget = k === 0 ? HEAD_FRAMES : CAUSE_FRAMES;
@@ -225,23 +238,23 @@ export function distillStack(text: string): Distilled {
     let u = 0;
     for (const it of sec.items) {
       if (it.kind === 'line') {
-        if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
-        dropped = 0;
+        flush();
         out.push(clipLine(lines[it.at]!, MAX_QUOTED_LINE));
         continue;
       }
       const kept = u >= keepFrom && u < keepTo;
       u++;
       if (!kept) {
+        if (dropped === 0) droppedFrom = it.unit.from;
+        droppedTo = it.unit.to;
         dropped++;
         continue;
       }
-      if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
-      dropped = 0;
+      flush();
       for (let x = it.unit.from; x <= it.unit.to; x++) out.push(clipLine(lines[x]!, MAX_QUOTED_LINE));
     }
   });
-  if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+  flush();
   return { text: out.join('\n'), method: 'stack-frame-head' };
 }
 
@@ -249,17 +262,26 @@ export function distillStack(text: string): Distilled {
 
 const SAMPLE_ROWS = 3;
 
-export function distillTable(text: string, delimiter: TableDelimiter): Distilled {
+export function distillTable(text: string, delimiter: TableDelimiter, firstLineNo = 1): Distilled {
   const table = parseTable(text, delimiter);
   const columns = inferColumns(table);
   const out = [`[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}]`, `columns: ${columns.map(describeColumn).join(' · ')}`];
-  const source = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '' && !(delimiter === 'pipe' && /^[\s|:-]+$/.test(l)));
+  const all = text.split(/\r\n|\n|\r/);
+  const at: number[] = [];
+  all.forEach((l, i) => {
+    if (l.trim() !== '' && !(delimiter === 'pipe' && /^[\s|:-]+$/.test(l))) at.push(i);
+  });
+  const source = at.map((i) => all[i]!);
   const sameShape = source.length === table.rows.length + 1;
   const show = (cells: string[], at: number) => clipLine(sameShape ? source[at]! : cells.join(' | '), MAX_QUOTED_LINE);
   out.push(show(table.header, 0));
   const n = Math.min(SAMPLE_ROWS, table.rows.length);
   for (let r = 0; r < n; r++) out.push(show(table.rows[r]!, r + 1));
-  if (table.rows.length > n) out.push(`… (${plural(table.rows.length - n, 'more row')})`);
+  if (table.rows.length > n) {
+    const last = firstLineNo + all.length - 1 - (all.at(-1) === '' ? 1 : 0);
+    const from = sameShape ? firstLineNo + at[n + 1]! : undefined;
+    out.push(`… (${plural(table.rows.length - n, 'more row')}: ${from !== undefined ? lineSpan(from, last) : `through line ${last}`})`);
+  }
   return { text: out.join('\n'), method: 'tabular-sample' };
 }
 
@@ -268,7 +290,7 @@ export function distillTable(text: string, delimiter: TableDelimiter): Distilled
 const DECLARATION = /^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+|async\s+)*(?:fn|def|class|function|func|interface|struct|enum|trait|impl|type|module|namespace)\b/;
 
 /** Code over 28 lines: the first 12, declaration lines from the middle (≤ 16), the last 6. */
-export function distillCode(text: string): Distilled {
+export function distillCode(text: string, firstLineNo = 1): Distilled {
   const lines = text.split(/\r\n|\n|\r/);
   if (lines.length <= 28) return { text, method: 'verbatim' };
   const keep = new Uint8Array(lines.length);
@@ -288,7 +310,7 @@ export function distillCode(text: string): Distilled {
       gap++;
       continue;
     }
-    if (gap > 0) out.push(`… (${plural(gap, 'line')} elided) …`);
+    if (gap > 0) out.push(`… (${plural(gap, 'line')} elided: ${lineSpan(firstLineNo + i - gap, firstLineNo + i - 1)}) …`);
     gap = 0;
     out.push(clipLine(lines[i]!, MAX_QUOTED_LINE));
   }

@@ -208,9 +208,9 @@ export function ingest(input: IngestInput): IngestResult {
           case 'stack':
             return distillStackBlock(textOf(), block.first + 1, terms);
           case 'table':
-            return distillTable(textOf(), block.delimiter!);
+            return distillTable(textOf(), block.delimiter!, block.first + 1);
           case 'code':
-            return distillCode(textOf());
+            return distillCode(textOf(), block.first + 1);
           case 'binary':
             return distillBinary(slice);
           default:

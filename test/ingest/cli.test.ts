@@ -32,7 +32,7 @@ describe('cgp-conformance ingest', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^query\.goal {5}"figure out why the retry loop gives up"\n/);
     assert.match(r.stdout, /frames: 4 served, \d+ tokens of 2288 pasted \(\d+ %\)/);
-    assert.match(r.stdout, /frm_bca787198a3e {2}episode {2}stack trace · 14 lines {2}176 → 81 /);
+    assert.match(r.stdout, /frm_bca787198a3e {2}episode {2}stack trace · 14 lines {2}176 → 85 /);
     assert.match(r.stdout, /paths\.txt L1: anchor · \.\/src\/net → anchor \.\/src\/net \(kept as typed\)/);
   });
   it('- reads stdin; --root turns a path inside it into a file:// anchor', () => {

@@ -70,10 +70,10 @@ describe('ingest: the worked example', () => {
     assert.match(log, /\nelided \(in \[full\]\): lines 2–29, 31–58, 60–61, 63–87, 89–115$/);
     const table = byKind('table').inline;
     assert.match(table, /^\[33 rows × 5 columns\]\ncolumns: endpoint text · calls int 3\.\.1841 · p99_ms int 7\.\.1204 · error_rate percent 0\.0%\.\.44\.6% · cost currency\? /);
-    assert.match(table, /\n… \(30 more rows\)$/);
+    assert.match(table, /\n… \(30 more rows: lines 5–34\)$/);
     const trace = byKind('stack').inline;
     assert.match(trace, /^java\.lang\.IllegalStateException: connection pool exhausted after 3 attempts\n\tat com\.acme\.pool\.Pool\.borrow\(Pool\.java:118\)/);
-    assert.match(trace, /\n… \(8 more frames\)$/);
+    assert.match(trace, /\n… \(8 more frames: lines 7–14\)$/);
     assert.equal(byKind('prose').inline, 'the backoff may be too aggressive for a service that slow-starts');
     const logFrame = r.frames.find((f) => f.kind === 'episode' && f.title?.startsWith('log'))!;
     assert.equal(logFrame.valid_from, '2026-07-20T18:00:00.250Z');
