@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ingest, IngestInputError, serveIngestHttp, serveIngestStdio, type IngestResult } from '../../ingest/index.js';
-import { parsePort, UsageError } from '../../provider/run.js';
 
 interface IngestCliOptions {
   intent?: string;
@@ -99,13 +98,8 @@ export function registerIngestCommand(program: Command): void {
       };
       if (opts.serve && opts.json) return fail('--json does not apply to --serve (stdout carries the protocol)');
       if (opts.http !== undefined && !opts.serve) return fail('--http applies only to --serve');
-      let port: number | undefined;
-      try {
-        if (opts.http !== undefined) port = parsePort(opts.http);
-      } catch (err) {
-        if (err instanceof UsageError) return fail(err.message);
-        throw err;
-      }
+      const port = opts.http === undefined ? undefined : /^[0-9]+$/.test(opts.http) && Number(opts.http) <= 65_535 ? Number(opts.http) : NaN;
+      if (Number.isNaN(port)) return fail(`--http expects a port number 0-65535, got ${JSON.stringify(opts.http)}`);
       if (!opts.serve && opts.intent === undefined) return fail('--intent "<what you asked>" is required (it becomes query.goal)');
       let attachments: Array<{ name: string; content: Buffer }>;
       try {
