@@ -30,6 +30,7 @@ export const KIND_FACTS: Record<Exclude<BlockKind, 'path'>, { frameKind: FrameKi
   stack: { frameKind: 'episode', label: 'stack trace', score: 0.85 },
   log: { frameKind: 'episode', label: 'log', score: 0.8 },
   code: { frameKind: 'snippet', label: 'code', score: 0.75 },
+  diff: { frameKind: 'snippet', label: 'diff', score: 0.75 },
   table: { frameKind: 'fact', label: 'table', score: 0.7 },
   prose: { frameKind: 'doc', label: 'note', score: 0.5 },
   binary: { frameKind: 'doc', label: 'binary data', score: 0.2 },

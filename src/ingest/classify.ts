@@ -10,14 +10,16 @@
  *
  * Classification ladder, first hit wins (deterministic; known limits in docs/interpretations.md §41):
  *  1 fenced → code   2 path list (every line a path, ≤ 50) → path   3 stack trace   4 timestamped log
- *  5 delimited table (pipe, tab, CSV with quoting)   6 weak log   7 whitespace-aligned table
- *  8 code-shaped → code   9 binary (NUL/control-heavy)   10 prose
+ *  5 delimited table (pipe, tab, CSV with quoting)   6 weak log   7 unified diff
+ *  8 whitespace-aligned table   9 structured log (repeated line templates, §67)   10 code-shaped → code
+ *  11 binary (NUL/control-heavy)   12 prose
  */
 import { leadingTimestamp, startsWithTimestamp } from './timestamps.js';
 import { asciiTrim, LINE_BLANK, LINE_CONTENT, LINE_FENCE, skipSpace, type LineIndex } from './lines.js';
 import { alignedCells, splitCsvRecords } from './table.js';
+import { DrainTree, tokenise } from './drain.js';
 
-export type BlockKind = 'log' | 'stack' | 'table' | 'code' | 'prose' | 'path' | 'binary';
+export type BlockKind = 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary';
 export type TableDelimiter = 'pipe' | 'tab' | 'csv' | 'aligned';
 
 export interface Block {
@@ -253,6 +255,79 @@ function codeShaped(lines: readonly string[]): boolean {
   return hits * 2 >= lines.length;
 }
 
+// ── diffs and structured logs ──────────────────────────────────────────────────────────────────
+
+/** A unified diff: a `diff --git` / `--- a` + `+++ b` header and at least one `@@ … @@` hunk header. */
+export function unifiedDiff(lines: readonly string[]): boolean {
+  if (lines.length < 3) return false;
+  let header = false;
+  let hunk = false;
+  for (let i = 0; i < lines.length && i < 20_000; i++) {
+    const l = lines[i]!;
+    if (l.startsWith('diff --git ') || (l.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ '))) header = true;
+    else if (/^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.test(l)) hunk = true;
+    if (header && hunk) return true;
+  }
+  return false;
+}
+
+/**
+ * Repeated line shapes are a log, whatever its format (§67): mine the templates of the sampled lines
+ * (drain.ts); at least 8 lines, at least 60 % of them in templates of 3+ lines, and at most one template
+ * per 3 lines. Lines carrying no typed field at all (a timestamp, a number, an ip, …) do not count —
+ * a bulleted list of words has a shape but no fields.
+ */
+export function structuredLog(ix: LineIndex, first: number, last: number, stride: number): boolean {
+  const tree = new DrainTree();
+  let sampled = 0;
+  let fielded = 0;
+  for (let i = first; i <= last; i += stride) {
+    const text = ix.s.slice(ix.start[i]!, ix.end[i]!);
+    if (asciiTrim(text) === '') continue;
+    const tok = tokenise(text);
+    if (tok.tokens.length < 2) continue;
+    sampled++;
+    if (tok.tokens.some((t) => t.type !== undefined)) fielded++;
+    tree.add(tok.tokens.map((t) => t.key), sampled - 1);
+  }
+  if (sampled < 8 || fielded * 10 < sampled * 7) return false;
+  const covered = tree.templates.filter((t) => t.members.length >= 3).reduce((k, t) => k + t.members.length, 0);
+  return covered * 10 >= sampled * 6 && tree.templates.length * 3 <= sampled;
+}
+
+/** `docker compose logs` / `kubectl logs --prefix`: `name  | …` on 70 % of at least 3 lines (one pipe is not a table). */
+function containerPrefixed(ix: LineIndex, first: number, last: number, stride: number): boolean {
+  let seen = 0;
+  let hits = 0;
+  for (let i = first; i <= last; i += stride) {
+    const t = ix.s.slice(ix.start[i]!, ix.end[i]!);
+    if (asciiTrim(t) === '') continue;
+    seen++;
+    if (/^(?:\[[\w./-]+\]|[\w.-]+(?:\/[\w.-]+)?)[ \t]*\| \S/.test(t) && t.indexOf('|', t.indexOf('|') + 1) < 0) hits++;
+  }
+  return seen >= 3 && hits * 10 >= seen * 7;
+}
+
+/** At least 3 lines, and 70 % of the (sampled) non-blank lines are JSON objects. */
+function jsonLines(ix: LineIndex, first: number, last: number, stride: number): boolean {
+  let seen = 0;
+  let objects = 0;
+  for (let i = first; i <= last; i += stride) {
+    const t = asciiTrim(ix.s.slice(ix.start[i]!, ix.end[i]!));
+    if (t === '') continue;
+    seen++;
+    if (t.startsWith('{') && t.endsWith('}')) {
+      try {
+        const v = JSON.parse(t) as unknown;
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) objects++;
+      } catch {
+        // not JSON
+      }
+    }
+  }
+  return seen >= 3 && objects * 10 >= seen * 7;
+}
+
 // ── the ladder ────────────────────────────────────────────────────────────────────────────────
 
 function isBinary(s: string, a: number, b: number): boolean {
@@ -304,6 +379,8 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   }
   if (stamped * 2 >= sampled && leveled > 0) return { kind: 'log' };
 
+  // JSON lines are a log before they are anything else (their commas are not a CSV's, §67)
+  if (jsonLines(ix, first, last, stride) || containerPrefixed(ix, first, last, stride)) return { kind: 'log' };
   // Tables and code are small in practice; they get materialised lines.
   const lines: string[] = [];
   for (let i = first; i <= last && lines.length <= 20_000; i++) lines.push(line(i));
@@ -312,7 +389,9 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   let weak = 0;
   for (let i = first; i <= last; i += stride) if (isWeakLogLine(line(i))) weak++;
   if (weak * 2 >= sampled) return { kind: 'log' };
+  if (unifiedDiff(lines)) return { kind: 'diff' };
   if (n <= 20_000 && alignedTable(lines)) return { kind: 'table', delimiter: 'aligned' };
+  if (structuredLog(ix, first, last, stride)) return { kind: 'log' };
   if (codeShaped(lines)) return { kind: 'code' };
   return { kind: 'prose' };
 }

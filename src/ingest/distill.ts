@@ -10,6 +10,15 @@
 import { ALERT_SCAN_ANY, ALERT_SCAN_CAPS, FIRST_LEVEL, isFrameLine, isHeaderLine, type TableDelimiter } from './classify.js';
 import { bytesToText, clipLine, type LineIndex } from './lines.js';
 import { describeColumn, inferColumns, parseTable } from './table.js';
+import { digestLog } from './logdigest.js';
+
+/** Log blocks up to this many lines (any size in bytes) get the template-mining distiller (§67); longer ones the streaming digest. */
+export const STRUCTURED_MAX_LINES = 50_000;
+
+/** The log distiller: templates, anomalies and the intent's terms (logdigest.ts, §67). */
+export function distillStructuredLog(text: string, firstLineNo: number, terms: readonly string[]): Distilled {
+  return { text: digestLog(text, { firstLineNo, terms }), method: 'log-templates' };
+}
 
 export interface Distilled {
   text: string;
@@ -21,6 +30,11 @@ export const MAX_QUOTED_LINE = 400;
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `line 7` / `lines 7–14` (1-based, in the attachment). */
+function lineSpan(a: number, b: number): string {
+  return a === b ? `line ${a}` : `lines ${a}–${b}`;
 }
 
 // ── logs ──────────────────────────────────────────────────────────────────────────────────────
@@ -127,7 +141,9 @@ export function distillLog(ix: LineIndex, first: number, last: number): Distille
       }
       if (byTemplate.size <= 2) what = `: ${[...byTemplate].map(([t, c]) => `${c}${b('×')} ${JSON.stringify(t)}`).join(', ')}`;
     }
-    out.push(`${b('… (')}${plural(n, 'line')} elided${what}${b(') …')}`);
+    const a = runLine[gapFrom]! + 1;
+    const z = runLine[gapTo - 1]! + runCount[gapTo - 1]!;
+    out.push(`${b('… (')}${plural(n, 'line')} elided (${lineSpan(a, z)})${what}${b(') …')}`);
     gapFrom = -1;
   };
   for (let k = 0; k < runs; k++) {
@@ -141,6 +157,22 @@ export function distillLog(ix: LineIndex, first: number, last: number): Distille
   }
   flushGap(runs);
   return { text: bytesToText(out.join('\n')), method: 'log-digest' };
+}
+
+/**
+ * A stack trace preceded by the log that led to it (a log line announcing the exception merges the two
+ * into one block): the log part gets the log distiller, the trace the stack distiller (§67).
+ */
+export function distillStackBlock(text: string, firstLineNo: number, terms: readonly string[]): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  const header = lines.findIndex((l) => isHeaderLine(l) && !isFrameLine(l));
+  // the log part ends before the line that announces the exception (the one before the header)
+  const cut = header - 1;
+  if (cut < 8) return distillStack(text, firstLineNo);
+  const logPart = lines.slice(0, cut).join('\n');
+  const log = distillStructuredLog(logPart, firstLineNo, terms).text;
+  const stack = distillStack(lines.slice(cut).join('\n'), firstLineNo + cut).text;
+  return { text: `${log}\n[stack trace from line ${firstLineNo + cut}]\n${stack}`, method: 'log-templates+stack-frame-head' };
 }
 
 // ── stack traces ──────────────────────────────────────────────────────────────────────────────
@@ -158,7 +190,7 @@ function indentOf(l: string): number {
 const HEAD_FRAMES = 5;
 const CAUSE_FRAMES = 3;
 
-export function distillStack(text: string): Distilled {
+export function distillStack(text: string, firstLineNo = 1): Distilled {
   const lines = text.split(/\r\n|\n|\r/);
   type Unit = { from: number; to: number };
   type Item = { kind: 'line'; at: number } | { kind: 'unit'; unit: Unit };
@@ -192,6 +224,12 @@ export function distillStack(text: string): Distilled {
   }
   const out: string[] = [];
   let dropped = 0;
+  let droppedFrom = 0;
+  let droppedTo = 0;
+  const flush = () => {
+    if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')}: ${lineSpan(firstLineNo + droppedFrom, firstLineNo + droppedTo)})`);
+    dropped = 0;
+  };
   sections.forEach((sec, k) => {
     const units = sec.items.filter((it) => it.kind === 'unit');
     const budget = k === 0 ? HEAD_FRAMES : CAUSE_FRAMES;
@@ -200,23 +238,23 @@ export function distillStack(text: string): Distilled {
     let u = 0;
     for (const it of sec.items) {
       if (it.kind === 'line') {
-        if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
-        dropped = 0;
+        flush();
         out.push(clipLine(lines[it.at]!, MAX_QUOTED_LINE));
         continue;
       }
       const kept = u >= keepFrom && u < keepTo;
       u++;
       if (!kept) {
+        if (dropped === 0) droppedFrom = it.unit.from;
+        droppedTo = it.unit.to;
         dropped++;
         continue;
       }
-      if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
-      dropped = 0;
+      flush();
       for (let x = it.unit.from; x <= it.unit.to; x++) out.push(clipLine(lines[x]!, MAX_QUOTED_LINE));
     }
   });
-  if (dropped > 0) out.push(`… (${plural(dropped, 'more frame')})`);
+  flush();
   return { text: out.join('\n'), method: 'stack-frame-head' };
 }
 
@@ -224,17 +262,26 @@ export function distillStack(text: string): Distilled {
 
 const SAMPLE_ROWS = 3;
 
-export function distillTable(text: string, delimiter: TableDelimiter): Distilled {
+export function distillTable(text: string, delimiter: TableDelimiter, firstLineNo = 1): Distilled {
   const table = parseTable(text, delimiter);
   const columns = inferColumns(table);
   const out = [`[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}]`, `columns: ${columns.map(describeColumn).join(' · ')}`];
-  const source = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '' && !(delimiter === 'pipe' && /^[\s|:-]+$/.test(l)));
+  const all = text.split(/\r\n|\n|\r/);
+  const at: number[] = [];
+  all.forEach((l, i) => {
+    if (l.trim() !== '' && !(delimiter === 'pipe' && /^[\s|:-]+$/.test(l))) at.push(i);
+  });
+  const source = at.map((i) => all[i]!);
   const sameShape = source.length === table.rows.length + 1;
   const show = (cells: string[], at: number) => clipLine(sameShape ? source[at]! : cells.join(' | '), MAX_QUOTED_LINE);
   out.push(show(table.header, 0));
   const n = Math.min(SAMPLE_ROWS, table.rows.length);
   for (let r = 0; r < n; r++) out.push(show(table.rows[r]!, r + 1));
-  if (table.rows.length > n) out.push(`… (${plural(table.rows.length - n, 'more row')})`);
+  if (table.rows.length > n) {
+    const last = firstLineNo + all.length - 1 - (all.at(-1) === '' ? 1 : 0);
+    const from = sameShape ? firstLineNo + at[n + 1]! : undefined;
+    out.push(`… (${plural(table.rows.length - n, 'more row')}: ${from !== undefined ? lineSpan(from, last) : `through line ${last}`})`);
+  }
   return { text: out.join('\n'), method: 'tabular-sample' };
 }
 
@@ -243,7 +290,7 @@ export function distillTable(text: string, delimiter: TableDelimiter): Distilled
 const DECLARATION = /^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+|async\s+)*(?:fn|def|class|function|func|interface|struct|enum|trait|impl|type|module|namespace)\b/;
 
 /** Code over 28 lines: the first 12, declaration lines from the middle (≤ 16), the last 6. */
-export function distillCode(text: string): Distilled {
+export function distillCode(text: string, firstLineNo = 1): Distilled {
   const lines = text.split(/\r\n|\n|\r/);
   if (lines.length <= 28) return { text, method: 'verbatim' };
   const keep = new Uint8Array(lines.length);
@@ -263,24 +310,83 @@ export function distillCode(text: string): Distilled {
       gap++;
       continue;
     }
-    if (gap > 0) out.push(`… (${plural(gap, 'line')} elided) …`);
+    if (gap > 0) out.push(`… (${plural(gap, 'line')} elided: ${lineSpan(firstLineNo + i - gap, firstLineNo + i - 1)}) …`);
     gap = 0;
     out.push(clipLine(lines[i]!, MAX_QUOTED_LINE));
   }
   return { text: out.join('\n'), method: 'head-tail' };
 }
 
-/** Prose is served verbatim unless it is very long (then a head and a tail, by bytes). */
+/**
+ * Prose is served verbatim unless it is very long; then — the last resort, for text with no structure
+ * a distiller can use (§67) — a head and a tail by bytes, labelled as such, the elided middle named by
+ * its line numbers.
+ */
 export const PROSE_LIMIT = 4096;
 
-export function distillProse(text: string): Distilled {
+function lineOfOffset(view: string, offset: number): number {
+  let n = 1;
+  for (let i = view.indexOf('\n'); i >= 0 && i < offset; i = view.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function distillProse(text: string, firstLineNo = 1): Distilled {
   const view = Buffer.from(text, 'utf8').toString('latin1');
   if (view.length <= PROSE_LIMIT) return { text, method: 'verbatim' };
   let cut = 2048;
   while (cut > 0 && (view.charCodeAt(cut) & 0xc0) === 0x80) cut--;
   let tail = view.length - 1024;
   while (tail < view.length && (view.charCodeAt(tail) & 0xc0) === 0x80) tail++;
-  return { text: bytesToText(`${view.slice(0, cut)}\n… (${tail - cut} bytes elided) …\n${view.slice(tail)}`), method: 'head-tail' };
+  const a = firstLineNo - 1 + lineOfOffset(view, cut);
+  const b = firstLineNo - 1 + lineOfOffset(view, tail);
+  const label = `[unstructured text: head and tail only (no line structure to select by); ${tail - cut} bytes of lines ${a === b ? a : `${a}–${b}`} elided, in [full]]`;
+  return { text: bytesToText(`${label}\n${view.slice(0, cut)}\n… (${tail - cut} bytes elided, lines ${a === b ? a : `${a}–${b}`}) …\n${view.slice(tail)}`), method: 'head-tail' };
+}
+
+// ── diffs ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Changed lines quoted at most; the rest are counted with their line ranges. */
+const MAX_DIFF_LINES = 160;
+
+/**
+ * A unified diff: every file header, hunk header and changed (`+`/`-`) line is kept, up to
+ * MAX_DIFF_LINES; context lines are elided, each run named by its line range.
+ */
+export function distillDiff(text: string, firstLineNo = 1): Distilled {
+  const lines = text.split(/\r\n|\n|\r/);
+  const out: string[] = [];
+  let files = 0;
+  let added = 0;
+  let removed = 0;
+  let kept = 0;
+  let gapFrom = -1;
+  let gapTo = -1;
+  const flush = () => {
+    if (gapFrom < 0) return;
+    const a = firstLineNo + gapFrom;
+    const b = firstLineNo + gapTo;
+    out.push(`… (${plural(gapTo - gapFrom + 1, 'line')} elided: ${a === b ? `line ${a}` : `lines ${a}–${b}`}) …`);
+    gapFrom = -1;
+  };
+  lines.forEach((l, i) => {
+    const header = l.startsWith('diff ') || l.startsWith('--- ') || l.startsWith('+++ ') || l.startsWith('@@') || l.startsWith('index ') || l.startsWith('new file') || l.startsWith('deleted file') || l.startsWith('rename ');
+    if (l.startsWith('diff ')) files++;
+    const change = !header && (l.startsWith('+') || l.startsWith('-'));
+    if (change && l.startsWith('+')) added++;
+    if (change && l.startsWith('-')) removed++;
+    const keep = (header && !l.startsWith('index ')) || (change && kept < MAX_DIFF_LINES);
+    if (change && keep) kept++;
+    if (!keep) {
+      if (gapFrom < 0) gapFrom = i;
+      gapTo = i;
+      return;
+    }
+    flush();
+    out.push(clipLine(l, MAX_QUOTED_LINE));
+  });
+  flush();
+  const head = `[unified diff: ${plural(Math.max(files, 1), 'file')}, +${added} −${removed}; context and index lines elided, in [full]]`;
+  return { text: [head, ...out].join('\n'), method: 'diff-changes' };
 }
 
 export function distillBinary(bytes: Uint8Array): Distilled {

@@ -13,7 +13,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { ContextFrame, ContextQuery } from '../../generated/types/index.js';
 import { blocksOf, type Block } from './classify.js';
-import { distillBinary, distillCode, distillLog, distillProse, distillStack, distillTable } from './distill.js';
+import { distillBinary, distillCode, distillDiff, distillLog, distillProse, distillStackBlock, distillStructuredLog, distillTable, STRUCTURED_MAX_LINES } from './distill.js';
+import { intentTerms } from './intent.js';
 import { buildArtifact, renderArtifact, type Artifact, INGEST_PROVIDER_NAME } from './artifact.js';
 import { bytesToText, indexLines, type LineIndex } from './lines.js';
 import { anchorFor } from './paths.js';
@@ -31,6 +32,8 @@ export interface IngestInput {
   attachments: ReadonlyArray<Attachment | string | Uint8Array>;
   /** Workspace root: relative path references that resolve inside it become file:// anchors. */
   root?: string;
+  /** Weight what the distillers keep by the intent's terms (default true; §67). */
+  weightByIntent?: boolean;
 }
 
 export type Became =
@@ -43,7 +46,7 @@ export interface ReportEntry {
   attachment: string;
   /** Lines of the attachment the entry covers (`L3-17`); absent for attachment notes. */
   lines?: string;
-  kind: 'log' | 'stack' | 'table' | 'code' | 'prose' | 'path' | 'binary' | 'attachment';
+  kind: 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary' | 'attachment';
   summary: string;
   became: Became;
   notes?: string[];
@@ -132,6 +135,8 @@ export function ingest(input: IngestInput): IngestResult {
     throw new IngestInputError('the intent is empty: it becomes query.goal, which must be a non-empty string (§5)');
   }
   const report: ReportEntry[] = [];
+  // The intent weights what the distillers keep (§67); it is never rewritten (query.goal is the intent).
+  const terms = input.weightByIntent === false ? [] : intentTerms(input.intent);
   const anchors: string[] = [];
   const artifacts = new Map<string, Artifact>();
   const hashOf = new Map<ReportEntry, string>();
@@ -196,17 +201,20 @@ export function ingest(input: IngestInput): IngestResult {
       const distill = () => {
         switch (block.kind) {
           case 'log':
-            return distillLog(ix, block.first, block.last);
+            // the template miner reads decoded lines; a very long log gets the streaming digest (§67)
+            return lines <= STRUCTURED_MAX_LINES ? distillStructuredLog(textOf(), block.first + 1, terms) : distillLog(ix, block.first, block.last);
+          case 'diff':
+            return distillDiff(textOf(), block.first + 1);
           case 'stack':
-            return distillStack(textOf());
+            return distillStackBlock(textOf(), block.first + 1, terms);
           case 'table':
-            return distillTable(textOf(), block.delimiter!);
+            return distillTable(textOf(), block.delimiter!, block.first + 1);
           case 'code':
-            return distillCode(textOf());
+            return distillCode(textOf(), block.first + 1);
           case 'binary':
             return distillBinary(slice);
           default:
-            return distillProse(textOf());
+            return distillProse(textOf(), block.first + 1);
         }
       };
       const candidate = buildArtifact({ kind: block.kind, bytes: slice, lossy, lines, ...(text !== undefined && !lossy ? { text } : {}), distill, ...(validFrom ? { validFrom } : {}), ...(validTo ? { validTo } : {}) });

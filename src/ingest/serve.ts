@@ -41,3 +41,59 @@ export async function serveIngestStdio(store: IngestStore, io: { input?: Readabl
   );
   return exitCode;
 }
+
+/** Time given to the reply of a `shutdown` to leave before the listener closes (ms). */
+const SHUTDOWN_FLUSH_MS = 25;
+
+export interface IngestHttpOptions {
+  /** 0 = an ephemeral port (read it from the result's url). */
+  port?: number;
+  /** Loopback only (C7: the serve helper refuses anything else). */
+  host?: string;
+}
+
+export interface RunningIngestHttp {
+  url: string;
+  /** Resolves with the exit code once a `shutdown` arrived (or close() was called). */
+  done: Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * `ingest --serve --http PORT`: the same provider core over the HTTP binding — one POST per envelope,
+ * the reply envelope as the body (a notification gets 204). HTTP is stateless, so the handshake is not
+ * required before a query (S3 binds a stdio session); `shutdown` stops the listener after its reply.
+ */
+export async function serveIngestHttp(store: IngestStore, opts: IngestHttpOptions = {}): Promise<RunningIngestHttp> {
+  const { serveHttp } = await import('../transport/http-server.js');
+  const provider = createIngestProvider(store, { transport: true, requireHandshake: false });
+  let finish!: (code: number) => void;
+  const done = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  let stopping = false;
+  let handle: Awaited<ReturnType<typeof serveHttp>> | undefined;
+  const stop = (delayMs: number) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      void (handle ? handle.close().catch(() => undefined) : Promise.resolve()).then(() => finish(0));
+    }, delayMs);
+  };
+  handle = await serveHttp(
+    (input) => {
+      const reply = provider.handle(input);
+      if (reply.exit !== undefined) stop(SHUTDOWN_FLUSH_MS);
+      return reply.envelopes[0] ?? null;
+    },
+    { port: opts.port ?? 0, host: opts.host ?? '127.0.0.1' },
+  );
+  return {
+    url: handle.url,
+    done,
+    close: async () => {
+      stop(0);
+      await done;
+    },
+  };
+}

@@ -60,30 +60,30 @@ describe('ingest: distillers', () => {
     const out = distillStack(java).text.split('\n');
     assert.equal(out[0], 'java.lang.RuntimeException: boom');
     assert.equal(out[1], '\tat a.B.m0(B.java:0)');
-    assert.ok(out.includes('… (15 more frames)'));
+    assert.ok(out.includes('… (15 more frames: lines 7–21)'));
     assert.ok(out.includes('Caused by: java.io.IOException: disk full'));
-    assert.equal(out.at(-1), '… (7 more frames)');
+    assert.equal(out.at(-1), '… (7 more frames: lines 26–32)');
   });
   it('a Python traceback keeps its most recent frames (they are last) and the exception line', () => {
     const py = ['Traceback (most recent call last):', ...Array.from({ length: 12 }, (_, i) => `  File "/a/m${i}.py", line ${i}, in f${i}\n    call${i}()`), "KeyError: 'listen_port'"].join('\n');
     const out = distillStack(py).text.split('\n');
-    assert.deepEqual(out.slice(0, 2), ['Traceback (most recent call last):', '… (7 more frames)']);
+    assert.deepEqual(out.slice(0, 2), ['Traceback (most recent call last):', '… (7 more frames: lines 2–15)']);
     assert.ok(out.includes('  File "/a/m11.py", line 11, in f11') && out.includes('    call11()'));
     assert.equal(out.at(-1), "KeyError: 'listen_port'");
   });
   it('Go and Rust frames travel with their location lines', () => {
     const go = ['panic: boom', '', 'goroutine 1 [running]:', ...Array.from({ length: 10 }, (_, i) => `main.f${i}()\n\t/src/m.go:${i} +0x1d`)].join('\n');
     const g = distillStack(go).text;
-    assert.match(g, /main\.f4\(\)\n\t\/src\/m\.go:4 \+0x1d\n… \(5 more frames\)$/);
+    assert.match(g, /main\.f4\(\)\n\t\/src\/m\.go:4 \+0x1d\n… \(5 more frames: lines 14–23\)$/);
     const rs = ["thread 'main' panicked at src/a.rs:1:1:", 'boom', ...Array.from({ length: 10 }, (_, i) => `   ${i}: sym${i}\n             at ./src/a.rs:${i}:1`)].join('\n');
-    assert.match(distillStack(rs).text, /4: sym4\n {13}at \.\/src\/a\.rs:4:1\n… \(5 more frames\)$/);
+    assert.match(distillStack(rs).text, /4: sym4\n {13}at \.\/src\/a\.rs:4:1\n… \(5 more frames: lines 13–22\)$/);
   });
   it('tables: shape, typed columns with ranges, the header and sample rows, the rows left out', () => {
     const t = distillTable(CSV_QUOTED, 'csv').text.split('\n');
     assert.equal(t[0], '[4 rows × 6 columns]');
     assert.equal(t[1], 'columns: id int 1..4 · name text · comment text? · amount float? 7.25..100.00 · active bool · seen_at timestamp? 2026-03-01T10:00:00Z..2026-03-03T09:15:00Z');
     assert.equal(t[2], 'id | name | comment | amount | active | seen_at', 'multi-line cells: rows are shown as parsed cells');
-    assert.equal(t.at(-1), '… (1 more row)');
+    assert.equal(t.at(-1), '… (1 more row: through line 6)', 'multi-line records: the elided rows end at the block end');
   });
   it('CSV quoting: commas and doubled quotes inside quotes, quoted newlines', () => {
     const rec = splitCsvRecords(CSV_QUOTED).map((r) => r.map((c) => c.text));
@@ -118,7 +118,7 @@ describe('ingest: distillers', () => {
     const out = distillCode(code).text.split('\n');
     assert.equal(out.length, 12 + 1 + 1 + 1 + 6);
     assert.ok(out.includes('export function middle(x: number) {'));
-    assert.ok(out.includes('… (18 lines elided) …') && out.includes('… (23 lines elided) …'));
+    assert.ok(out.includes('… (18 lines elided: lines 13–30) …') && out.includes('… (23 lines elided: lines 32–54) …'));
   });
   it('a block that would not shrink is served verbatim; prose is never summarised', () => {
     const r = ingest({ intent: 'x', attachments: [TRACES.node!, 'short note'] });

@@ -1,7 +1,7 @@
 // `cgp-conformance ingest`: the table, `--json` printing exactly {query, frames, report}, `-` for stdin,
 // --root anchors, usage errors (exit 2), and `--serve` passing the provider suite with 0 failed.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ describe('cgp-conformance ingest', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^query\.goal {5}"figure out why the retry loop gives up"\n/);
     assert.match(r.stdout, /frames: 4 served, \d+ tokens of 2288 pasted \(\d+ %\)/);
-    assert.match(r.stdout, /frm_bca787198a3e {2}episode {2}stack trace · 14 lines {2}176 → 81 /);
+    assert.match(r.stdout, /frm_bca787198a3e {2}episode {2}stack trace · 14 lines {2}176 → 85 /);
     assert.match(r.stdout, /paths\.txt L1: anchor · \.\/src\/net → anchor \.\/src\/net \(kept as typed\)/);
   });
   it('- reads stdin; --root turns a path inside it into a file:// anchor', () => {
@@ -53,6 +53,8 @@ describe('cgp-conformance ingest', () => {
       [['--intent', 'x', join(EXAMPLE_DIR, 'missing.txt')], /cannot read attachment ".*missing\.txt": no such file/],
       [['--intent', '', ...FILES], /the intent is empty/],
       [['--serve', '--json', ...FILES], /--json does not apply to --serve/],
+      [['--http', '0', '--intent', 'x', ...FILES], /--http applies only to --serve/],
+      [['--serve', '--http', 'eighty', ...FILES], /--http expects a port number 0-65535, got "eighty"/],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);
@@ -78,6 +80,39 @@ describe('cgp-conformance ingest', () => {
     const honestlyAbsent = /no attester_keys|no frame carried file provenance|no frame carried a relation|does not declare capabilities\.graph|no capabilities\.embeddings_fingerprint|no reference frame was served|reached over a transport binding|no retired frame ids/;
     for (const s of result.summary.scenarios.filter((x) => x.status === 'not-applicable')) {
       assert.match(s.not_applicable ?? '', honestlyAbsent, s.name);
+    }
+  });
+  it('--serve --http 0 passes the provider suite over HTTP: 0 failed', { timeout: 240_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'ingest', '--serve', '--http', '0', ...FILES], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        const timer = setTimeout(() => reject(new Error(`no URL announced within 60 s: ${err}`)), 60_000);
+        child.stderr!.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(err);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${err}`)));
+      });
+      const reports = mkdtempSync(join(tmpdir(), 'cgp-ingest-http-'));
+      const result = await runSuite({
+        side: 'provider',
+        target: { kind: 'http', url },
+        reportName: 'ingest-serve-http',
+        reportsDir: reports,
+        progress: null,
+        timeouts: { handshakeMs: 20_000, requestMs: 20_000, shutdownGraceMs: 5_000 },
+      });
+      const bad = result.summary.scenarios.filter((s) => !['passed', 'not-applicable'].includes(s.status));
+      assert.deepEqual(bad.map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? ''}`), []);
+      assert.equal(result.summary.totals.failed, 0);
+      assert.ok(result.summary.totals.passed >= 45, `${result.summary.totals.passed} passed`);
+    } finally {
+      child.kill();
     }
   });
 });

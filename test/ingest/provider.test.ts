@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkFrame, checkHandshakeAck } from '../../src/protocol/index.js';
-import { createIngestProvider, INGEST_PROVIDER_NAME } from '../../src/ingest/index.js';
+import { createIngestProvider, INGEST_PROVIDER_NAME, serveIngestHttp } from '../../src/ingest/index.js';
 import { ingestExample, requery } from './helpers.js';
 
 const r = ingestExample();
@@ -103,5 +103,28 @@ describe('ingest provider', () => {
     assert.equal((p.handle('{nope').envelopes[0] as any).code, 'bad_request');
     assert.deepEqual(p.handle({ type: 'vendor.ping' }).envelopes, []);
     assert.equal(p.handle({ type: 'shutdown' }).exit, 0);
+  });
+  it('over HTTP: one envelope per POST (a query needs no handshake first), 204 for a notification, shutdown closes the listener with 0', async () => {
+    const running = await serveIngestHttp(r.store, { port: 0 });
+    try {
+      assert.match(running.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const post = async (body: object) => {
+        const res = await fetch(running.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as Record<string, any>) };
+      };
+      const frames = await post({ ...q(), query: { goal: 'g', max_frames: 10, max_tokens: 100_000, representation_preferences: ['compact'] } });
+      assert.equal(frames.status, 200);
+      assert.equal(frames.body!.type, 'frames');
+      assert.equal(frames.body!.id, 7);
+      assert.equal(frames.body!.result.frames.length, 4);
+      for (const f of frames.body!.result.frames) assert.deepEqual(checkFrame(f, `/${f.id}`), []);
+      const ack = await post({ type: 'handshake', protocol_version: 'contextgraph/1.0' });
+      assert.equal(ack.body!.type, 'handshake_ack');
+      assert.equal((await post({ type: 'some_notification' })).status, 204);
+      assert.equal((await post({ type: 'shutdown' })).status, 204);
+      assert.equal(await running.done, 0);
+    } finally {
+      await running.close();
+    }
   });
 });

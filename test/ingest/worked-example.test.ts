@@ -12,6 +12,8 @@ import { pastedTokens } from '../../src/cli/commands/ingest.js';
 import { EXAMPLE_FILES, EXAMPLE_INTENT, exampleAttachments, ingestExample, requery } from './helpers.js';
 
 const REFERENCE_SERVED = 610;
+/** What this implementation served before the template-mining distiller (§67); it must not regress. */
+const PREVIOUS_SERVED = 390;
 
 function composed(r: IngestResult): string {
   const answer = fixtureAnswer(fixtureProvider(INGEST_PROVIDER_NAME), r.frames, { query: r.query });
@@ -40,6 +42,7 @@ describe('ingest: the worked example', () => {
     assert.equal(r.query.max_frames, 4);
     assert.equal(r.query.max_tokens, served);
     assert.ok(served <= REFERENCE_SERVED, `${served} served tokens`);
+    assert.ok(served <= PREVIOUS_SERVED, `${served} served tokens (was ${PREVIOUS_SERVED})`);
     assert.ok(served / 2288 < 0.27, `${((served / 2288) * 100).toFixed(1)} % of raw`);
     assert.deepEqual(r.query.representation_preferences, ['compact', 'full']);
     assert.deepEqual(
@@ -57,16 +60,20 @@ describe('ingest: the worked example', () => {
   it('keeps the facts: the error line, the repeated-line count, the columns and types, the exception and its top frames', () => {
     const byKind = (k: string) => r.store.artifacts.find((a) => a.kind === k)!;
     const log = byKind('log').inline;
-    assert.match(log, /^\[115-line log; 1 error, 29 warn line\(s\)\]/);
-    assert.match(log, /ERROR retry attempt 61 for \/v1\/resolve/);
-    assert.match(log, /WARN {2}upstream still draining, backing off\n… \(×25 identical lines\)$/);
-    assert.match(log, /… \(28 lines elided: 28× "INFO {2}retry attempt # for \/v1\/resolve"\) …/);
+    assert.match(log, /^\[115-line log · 2 templates · 18:00:00–18:01:31 · 5 anomalous lines\]/);
+    // the error line verbatim, with its line number; the level spread of the retry template
+    assert.match(log, /\nL62 2026-07-20 18:01:01,250 ERROR retry attempt 61 for \/v1\/resolve\n/);
+    assert.match(log, /×90 \(lines 1–90\) 18:00:00–18:01:29: <timestamp> <level> retry attempt <number> for \/v1\/resolve; <number> 0–89\n {2}INFO ×85, 18:00:01–18:01:29\n {2}WARN ×4, 18:00:00–18:01:27\n {2}ERROR ×1, 18:01:01 \(line 62\)/);
+    // the repeated line: its count and where it is
+    assert.match(log, /\n×25 \(lines 91–115\) 18:01:31: <timestamp> WARN upstream still draining, backing off\n/);
+    // every line not quoted is named
+    assert.match(log, /\nelided \(in \[full\]\): lines 2–29, 31–58, 60–61, 63–87, 89–115$/);
     const table = byKind('table').inline;
     assert.match(table, /^\[33 rows × 5 columns\]\ncolumns: endpoint text · calls int 3\.\.1841 · p99_ms int 7\.\.1204 · error_rate percent 0\.0%\.\.44\.6% · cost currency\? /);
-    assert.match(table, /\n… \(30 more rows\)$/);
+    assert.match(table, /\n… \(30 more rows: lines 5–34\)$/);
     const trace = byKind('stack').inline;
     assert.match(trace, /^java\.lang\.IllegalStateException: connection pool exhausted after 3 attempts\n\tat com\.acme\.pool\.Pool\.borrow\(Pool\.java:118\)/);
-    assert.match(trace, /\n… \(8 more frames\)$/);
+    assert.match(trace, /\n… \(8 more frames: lines 7–14\)$/);
     assert.equal(byKind('prose').inline, 'the backoff may be too aggressive for a service that slow-starts');
     const logFrame = r.frames.find((f) => f.kind === 'episode' && f.title?.startsWith('log'))!;
     assert.equal(logFrame.valid_from, '2026-07-20T18:00:00.250Z');

@@ -2,16 +2,18 @@
 // (goal = the intent verbatim, anchors = path references) and compact, content-addressed frames; print
 // the query, a table of frames and the per-block report (or, with --json, exactly {query, frames, report}).
 // `cgp-conformance ingest --serve [--root DIR] FILE…|-` — serve those attachments as a local stdio CGP
-// provider ("prompt-ingest"). Exit codes: 0 done · 2 usage error or unreadable input.
+// provider ("prompt-ingest"); with --http PORT, over HTTP on 127.0.0.1:PORT (0 = ephemeral; the URL is
+// printed on stderr). Exit codes: 0 done · 2 usage error or unreadable input.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ingest, IngestInputError, serveIngestStdio, type IngestResult } from '../../ingest/index.js';
+import { ingest, IngestInputError, serveIngestHttp, serveIngestStdio, type IngestResult } from '../../ingest/index.js';
 
 interface IngestCliOptions {
   intent?: string;
   root?: string;
   json?: boolean;
   serve?: boolean;
+  http?: string;
 }
 
 class CliInputError extends Error {}
@@ -88,12 +90,16 @@ export function registerIngestCommand(program: Command): void {
     .option('--root <dir>', 'workspace root: relative path references inside it become file:// anchors')
     .option('--json', 'print exactly {"query", "frames", "report"} as JSON')
     .option('--serve', 'serve the attachments as a stdio CGP provider ("prompt-ingest") instead of printing')
+    .option('--http <port>', 'with --serve: serve HTTP on 127.0.0.1:<port> instead of stdio (0 = ephemeral; the URL is printed on stderr)')
     .action(async (files: string[], opts: IngestCliOptions) => {
       const fail = (message: string) => {
         process.stderr.write(`cgp-conformance ingest: ${message}\n`);
         process.exitCode = 2;
       };
       if (opts.serve && opts.json) return fail('--json does not apply to --serve (stdout carries the protocol)');
+      if (opts.http !== undefined && !opts.serve) return fail('--http applies only to --serve');
+      const port = opts.http === undefined ? undefined : /^[0-9]+$/.test(opts.http) && Number(opts.http) <= 65_535 ? Number(opts.http) : NaN;
+      if (Number.isNaN(port)) return fail(`--http expects a port number 0-65535, got ${JSON.stringify(opts.http)}`);
       if (!opts.serve && opts.intent === undefined) return fail('--intent "<what you asked>" is required (it becomes query.goal)');
       let attachments: Array<{ name: string; content: Buffer }>;
       try {
@@ -102,14 +108,19 @@ export function registerIngestCommand(program: Command): void {
         if (err instanceof CliInputError) return fail(err.message);
         throw err;
       }
-      if (opts.serve && files.includes('-')) return fail('--serve reads the protocol from stdin, so - cannot be an attachment');
+      if (opts.serve && port === undefined && files.includes('-')) return fail('--serve reads the protocol from stdin, so - cannot be an attachment');
       let result: IngestResult;
       try {
         // The provider needs no goal of its own; the intent only labels a printed query.
-        result = ingest({ intent: opts.intent ?? 'serve attachments', attachments, ...(opts.root !== undefined ? { root: opts.root } : {}) });
+        result = ingest({ intent: opts.intent ?? 'serve attachments', weightByIntent: opts.intent !== undefined, attachments, ...(opts.root !== undefined ? { root: opts.root } : {}) });
       } catch (err) {
         if (err instanceof IngestInputError) return fail(err.message);
         throw err;
+      }
+      if (opts.serve && port !== undefined) {
+        const running = await serveIngestHttp(result.store, { port });
+        process.stderr.write(`prompt-ingest listening on ${running.url}\n`);
+        process.exit(await running.done);
       }
       if (opts.serve) {
         const code = await serveIngestStdio(result.store);
