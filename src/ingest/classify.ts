@@ -11,7 +11,7 @@
  * Classification ladder, first hit wins (deterministic; known limits in docs/interpretations.md §41):
  *  1 fenced → code   2 path list (every line a path, ≤ 50) → path   3 stack trace   4 timestamped log
  *  5 delimited table (pipe, tab, CSV with quoting)   6 weak log   7 unified diff
- *  8 whitespace-aligned table   9 structured log (repeated line templates, §67)   10 code-shaped → code
+ *  8 whitespace-aligned table   9 structured log (repeated line templates, §68)   10 code-shaped → code
  *  11 binary (NUL/control-heavy)   12 prose
  */
 import { leadingTimestamp, startsWithTimestamp } from './timestamps.js';
@@ -272,7 +272,7 @@ export function unifiedDiff(lines: readonly string[]): boolean {
 }
 
 /**
- * Repeated line shapes are a log, whatever its format (§67): mine the templates of the sampled lines
+ * Repeated line shapes are a log, whatever its format (§68): mine the templates of the sampled lines
  * (drain.ts); at least 8 lines, at least 60 % of them in templates of 3+ lines, and at most one template
  * per 3 lines. Lines carrying no typed field at all (a timestamp, a number, an ip, …) do not count —
  * a bulleted list of words has a shape but no fields.
@@ -379,7 +379,7 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   }
   if (stamped * 2 >= sampled && leveled > 0) return { kind: 'log' };
 
-  // JSON lines are a log before they are anything else (their commas are not a CSV's, §67)
+  // JSON lines are a log before they are anything else (their commas are not a CSV's, §68)
   if (jsonLines(ix, first, last, stride) || containerPrefixed(ix, first, last, stride)) return { kind: 'log' };
   // Tables and code are small in practice; they get materialised lines.
   const lines: string[] = [];

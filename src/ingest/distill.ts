@@ -12,10 +12,10 @@ import { bytesToText, clipLine, type LineIndex } from './lines.js';
 import { describeColumn, inferColumns, parseTable } from './table.js';
 import { digestLog } from './logdigest.js';
 
-/** Log blocks up to this many lines (any size in bytes) get the template-mining distiller (§67); longer ones the streaming digest. */
+/** Log blocks up to this many lines (any size in bytes) get the template-mining distiller (§68); longer ones the streaming digest. */
 export const STRUCTURED_MAX_LINES = 50_000;
 
-/** The log distiller: templates, anomalies and the intent's terms (logdigest.ts, §67). */
+/** The log distiller: templates, anomalies and the intent's terms (logdigest.ts, §68). */
 export function distillStructuredLog(text: string, firstLineNo: number, terms: readonly string[]): Distilled {
   return { text: digestLog(text, { firstLineNo, terms }), method: 'log-templates' };
 }
@@ -161,7 +161,7 @@ export function distillLog(ix: LineIndex, first: number, last: number): Distille
 
 /**
  * A stack trace preceded by the log that led to it (a log line announcing the exception merges the two
- * into one block): the log part gets the log distiller, the trace the stack distiller (§67).
+ * into one block): the log part gets the log distiller, the trace the stack distiller (§68).
  */
 export function distillStackBlock(text: string, firstLineNo: number, terms: readonly string[]): Distilled {
   const lines = text.split(/\r\n|\n|\r/);
@@ -319,7 +319,7 @@ export function distillCode(text: string, firstLineNo = 1): Distilled {
 
 /**
  * Prose is served verbatim unless it is very long; then — the last resort, for text with no structure
- * a distiller can use (§67) — a head and a tail by bytes, labelled as such, the elided middle named by
+ * a distiller can use (§68) — a head and a tail by bytes, labelled as such, the elided middle named by
  * its line numbers.
  */
 export const PROSE_LIMIT = 4096;

@@ -32,7 +32,7 @@ export interface IngestInput {
   attachments: ReadonlyArray<Attachment | string | Uint8Array>;
   /** Workspace root: relative path references that resolve inside it become file:// anchors. */
   root?: string;
-  /** Weight what the distillers keep by the intent's terms (default true; §67). */
+  /** Weight what the distillers keep by the intent's terms (default true; §68). */
   weightByIntent?: boolean;
 }
 
@@ -135,7 +135,7 @@ export function ingest(input: IngestInput): IngestResult {
     throw new IngestInputError('the intent is empty: it becomes query.goal, which must be a non-empty string (§5)');
   }
   const report: ReportEntry[] = [];
-  // The intent weights what the distillers keep (§67); it is never rewritten (query.goal is the intent).
+  // The intent weights what the distillers keep (§68); it is never rewritten (query.goal is the intent).
   const terms = input.weightByIntent === false ? [] : intentTerms(input.intent);
   const anchors: string[] = [];
   const artifacts = new Map<string, Artifact>();
@@ -201,7 +201,7 @@ export function ingest(input: IngestInput): IngestResult {
       const distill = () => {
         switch (block.kind) {
           case 'log':
-            // the template miner reads decoded lines; a very long log gets the streaming digest (§67)
+            // the template miner reads decoded lines; a very long log gets the streaming digest (§68)
             return lines <= STRUCTURED_MAX_LINES ? distillStructuredLog(textOf(), block.first + 1, terms) : distillLog(ix, block.first, block.last);
           case 'diff':
             return distillDiff(textOf(), block.first + 1);

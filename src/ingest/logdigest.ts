@@ -1,5 +1,5 @@
 /**
- * The structured log distiller (docs/interpretations.md §67): mine the block's line templates
+ * The structured log distiller (docs/interpretations.md §68): mine the block's line templates
  * (drain.ts), then keep what answers the question and summarise the rest.
  *
  * - Frequent templates become one line each — count, line span, time range — and, when the template

@@ -1,4 +1,4 @@
-// Property tests (fast-check) for the template-mining log distiller (docs/interpretations.md §67): over
+// Property tests (fast-check) for the template-mining log distiller (docs/interpretations.md §68): over
 // generated structured logs (access, logfmt, JSON lines, free text, blank lines) —
 // - elisions are explicit: every line of the block is either quoted (`L<n> ` + the line verbatim) or named
 //   by the closing `elided` ranges, never both, never neither;

@@ -1,4 +1,4 @@
-// The template-mining log distiller on small hand-made logs (docs/interpretations.md §67): the intent
+// The template-mining log distiller on small hand-made logs (docs/interpretations.md §68): the intent
 // weights what is listed, a 4xx is judged against its own path's usual status, a latency outlier is
 // quoted, a lone error in a frequent template is quoted with its line number.
 import assert from 'node:assert/strict';

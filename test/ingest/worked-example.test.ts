@@ -12,7 +12,7 @@ import { pastedTokens } from '../../src/cli/commands/ingest.js';
 import { EXAMPLE_FILES, EXAMPLE_INTENT, exampleAttachments, ingestExample, requery } from './helpers.js';
 
 const REFERENCE_SERVED = 610;
-/** What this implementation served before the template-mining distiller (§67); it must not regress. */
+/** What this implementation served before the template-mining distiller (§68); it must not regress. */
 const PREVIOUS_SERVED = 390;
 
 function composed(r: IngestResult): string {
