@@ -17,7 +17,7 @@ import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
 import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
 import { renderJunit } from '../conformance/report/junit.js';
 import { applyKnownFailures, describeEntry, failingIds, readKnownFailures, type KnownFailure, type KnownFailuresOutcome } from '../conformance/report/known-failures.js';
-import { toolVersion } from './tool-version.js';
+import { toolVersion } from '../util/tool-version.js';
 
 export interface CiKitOptions {
   junit?: string;

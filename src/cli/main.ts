@@ -2,7 +2,7 @@
 // Exit codes (DESIGN "CLI"): 0 no MUST failed (warnings allowed); 1 a MUST failed; 2 usage error or
 // unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
 import { Command, CommanderError } from 'commander';
-import { toolVersion } from './tool-version.js';
+import { toolVersion } from '../util/tool-version.js';
 
 type Register = (program: Command) => void;
 

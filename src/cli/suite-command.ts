@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../conformance/run-suite.js';
 import { EXIT_USAGE, jsonReport, textReport } from '../conformance/suite/cli-report.js';
 import { ConfigError } from '../conformance/suite/config.js';
-import { toolVersion } from './tool-version.js';
+import { toolVersion } from '../util/tool-version.js';
 import { addCiKitOptions, applyCiKit, prepareCiKit, type CiKitOptions } from './ci-kit.js';
 
 export const EXIT_CODES_HELP = `

@@ -11,7 +11,7 @@
 // Nothing in the result depends on time, durations, message ids or file order of envelopes.
 
 import { loadCatalogue, type Catalogue, type CatalogueEntry, type CatalogueSide } from '../../catalogue/index.js';
-import { toolVersion as readToolVersion } from '../../cli/tool-version.js';
+import { toolVersion as readToolVersion } from '../../util/tool-version.js';
 import { CatalogueIndex, idFromFailureMessage } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
 import {

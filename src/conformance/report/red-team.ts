@@ -11,7 +11,7 @@
 
 import { readFileSync } from 'node:fs';
 import { loadCatalogue, type Catalogue, type CatalogueLevel } from '../../catalogue/index.js';
-import { toolVersion as readToolVersion } from '../../cli/tool-version.js';
+import { toolVersion as readToolVersion } from '../../util/tool-version.js';
 import { collectWitnesses, type WitnessDetail } from './build.js';
 import { CatalogueIndex } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
