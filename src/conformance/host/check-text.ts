@@ -12,10 +12,6 @@ export function memberOf(err: unknown, key: string): unknown {
   return typeof err === 'object' && err !== null ? (err as Record<string, unknown>)[key] : undefined;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** A value as compact JSON ("absent" for undefined), cut at `max` characters. */
 export function showValue(value: unknown, max = 100): string {
   const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));

@@ -25,11 +25,10 @@ import type { VerifyOutcome } from '../../host/verify-reuse.js';
 import { violation, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
 import { verifiesIn } from './checks-verify.js';
-import { harnessPrecondition, isPlainObject, showValue } from './check-text.js';
+import { isJsonObject as isObject } from '../../util/json.js';
+import { harnessPrecondition, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
-
-const isObject = isPlainObject;
 
 const show = (value: unknown): string => showValue(value);
 

@@ -22,11 +22,10 @@ import { findPackageRoot } from '../../util/package-root.js';
 import { bundledProviderCommand } from '../suite/config.js';
 import type { HostScenario } from './scenario.js';
 import { readNdjsonFile } from './ndjson-file.js';
-import { harnessPrecondition, isPlainObject, showValue } from './check-text.js';
+import { isJsonObject as isObject } from '../../util/json.js';
+import { harnessPrecondition, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
-
-const isObject = isPlainObject;
 
 const show = (value: unknown): string => showValue(value);
 
