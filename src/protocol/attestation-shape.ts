@@ -8,7 +8,7 @@
  */
 import { isWellFormedDigest } from './digest.js';
 import { violation, WIRE_SHAPE, type Finding } from './findings.js';
-import { pointerJoin } from './json-pointer.js';
+import { pointerJoin } from '../util/json-pointer.js';
 import { describeValue, hasValue, isJsonObject, isNonBlankString, jsonTypeOf } from './json-value.js';
 
 export interface AttestationShapeOptions {

@@ -5,7 +5,7 @@
  */
 import { isWellFormedDigest, sha256Digest } from './digest.js';
 import { violation, warning, WIRE_SHAPE, type Finding } from './findings.js';
-import { pointerJoin } from './json-pointer.js';
+import { pointerJoin } from '../util/json-pointer.js';
 import { describeValue, hasMember, hasValue, isJsonObject, isNonBlankString, jsonTypeOf, type JsonObject } from './json-value.js';
 import { classifyName } from './namespaced-name.js';
 import { isProtocolTimestamp } from './timestamp.js';

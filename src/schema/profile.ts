@@ -15,6 +15,8 @@
  * Everything else (patterns on digests and timestamps, P1–P3, F5, C5, bounds) is kept: those are wire rules.
  */
 
+import { escapePointerToken, pointerTokens } from '../util/json-pointer.js';
+
 /** Custom keywords our schemas use; registered with ajv (`addKeyword`) so that strict mode accepts them. */
 export const ANCHOR_KEYWORD = 'x-cgp-anchor';
 export const OPEN_KEYWORD = 'x-cgp-open';
@@ -56,22 +58,6 @@ export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
   'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples',
   ...CUSTOM_KEYWORDS,
 ]);
-
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-export function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** Split a JSON pointer ("" or "/a/b", optionally prefixed with "#") into unescaped tokens. */
-export function pointerTokens(pointer: string): string[] {
-  const p = pointer.startsWith('#') ? pointer.slice(1) : pointer;
-  if (p === '') return [];
-  if (!p.startsWith('/')) throw new Error(`not a JSON pointer: ${JSON.stringify(pointer)}`);
-  return p.slice(1).split('/').map(unescapePointerToken);
-}
 
 /** The value a JSON pointer names inside `doc`, or undefined when it names nothing. */
 export function resolvePointer(doc: unknown, pointer: string): unknown {

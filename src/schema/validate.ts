@@ -16,13 +16,12 @@ import { envelopeSchema, lifecycleSchema } from '../../generated/validators/docu
 import {
   ANCHOR_KEYWORD,
   deriveInterop,
-  escapePointerToken,
   isSchemaObject,
-  pointerTokens,
   resolvePointer,
   type SchemaNode,
   type SchemaProfile,
 } from './profile.js';
+import { escapePointerToken, pointerTokens } from '../util/json-pointer.js';
 import { isJsonObject } from '../util/json.js';
 
 export type { SchemaProfile } from './profile.js';
