@@ -8,9 +8,7 @@
  * (docs/interpretations.md §61). Nothing is dropped silently: an entry cap is reported as a count.
  */
 
-export const TRANSCRIPT_MEDIA_TYPE = 'application/x-ndjson';
-/** The target as it identified itself (its handshake_ack), attached once per run. */
-export const TARGET_MEDIA_TYPE = 'application/vnd.cgp.target+json';
+export { TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from './attachments.js';
 
 /** Bytes of one line kept in evidence; longer lines are clipped and say by how much. */
 export const EVIDENCE_LINE_LIMIT = 4_096;

@@ -14,8 +14,8 @@ import { loadCatalogue, type Catalogue, type CatalogueEntry, type CatalogueSide 
 import { toolVersion as readToolVersion } from '../../util/tool-version.js';
 import { CatalogueIndex, idFromFailureMessage } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import {
-  PROTOCOL_VERSION,
   type CoverageEntry,
   type CoverageReport,
   type CoverageSummary,

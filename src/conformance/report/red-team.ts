@@ -15,7 +15,8 @@ import { toolVersion as readToolVersion } from '../../util/tool-version.js';
 import { collectWitnesses, type WitnessDetail } from './build.js';
 import { CatalogueIndex } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
-import { PROTOCOL_VERSION, type WitnessStatus } from './types.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import type { WitnessStatus } from './types.js';
 
 // ── the suite-runner contract (src/conformance/run-suite.ts) ──────────────────────────────────────────────
 

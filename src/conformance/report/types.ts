@@ -87,10 +87,6 @@ export interface Finding {
   message: string;
 }
 
-export const FINDING_MEDIA_TYPE = 'application/vnd.cgp.finding+json';
-export const APPLICABILITY_MEDIA_TYPE = 'application/vnd.cgp.applicability+json';
-export const HARNESS_ERROR_MEDIA_TYPE = 'application/vnd.cgp.harness-error+json';
-export const PROTOCOL_VERSION = 'contextgraph/1.0';
 
 /** A tag or a finding names an id that looks like an anchor or a rule id but is not in the catalogue. */
 export class UnknownCatalogueIdError extends Error {

@@ -8,9 +8,7 @@
  */
 import { TransportError } from '../../transport/errors.js';
 
-export const FINDING_MEDIA_TYPE = 'application/vnd.cgp.finding+json';
-export const APPLICABILITY_MEDIA_TYPE = 'application/vnd.cgp.applicability+json';
-export const HARNESS_ERROR_MEDIA_TYPE = 'application/vnd.cgp.harness-error+json';
+export { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../attachments.js';
 
 /** A MUST-level conformance failure of the target (the scenario fails). */
 export class ConformanceFailure extends Error {
