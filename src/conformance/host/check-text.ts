@@ -2,10 +2,7 @@
 import { HarnessError } from '../suite/errors.js';
 
 /** An error as `Name: message` (anything else as its string form). */
-export function describeError(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
+export { describeError } from '../suite/errors.js';
 
 /** A member of an error-like object (code, retryable, …), or undefined. */
 export function memberOf(err: unknown, key: string): unknown {
