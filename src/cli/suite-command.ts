@@ -7,18 +7,13 @@
  */
 import type { Command } from 'commander';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../conformance/run-suite.js';
-import { EXIT_USAGE, jsonReport, textReport } from '../conformance/suite/cli-report.js';
+import { EXIT_USAGE, exitCodesHelp } from '../conformance/exit-codes.js';
+import { jsonReport, textReport } from '../conformance/suite/cli-report.js';
 import { ConfigError } from '../conformance/suite/config.js';
 import { toolVersion } from '../util/tool-version.js';
 import { addCiKitOptions, applyCiKit, prepareCiKit, type CiKitOptions } from './ci-kit.js';
 
-export const EXIT_CODES_HELP = `
-Exit codes:
-  0  conformant (warnings allowed)
-  1  a MUST failed
-  2  usage or configuration error (unknown option, bad tag expression, missing adapter, …)
-  3  the target never answered the handshake
-  4  harness error: the run is inconclusive`;
+export const EXIT_CODES_HELP = exitCodesHelp();
 
 export interface CommonSuiteOptions extends CiKitOptions {
   tags?: string;
