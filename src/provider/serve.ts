@@ -80,7 +80,8 @@ export interface RunningHttpProvider {
 /** How long the server lets a 204 reach the client before it closes every connection. */
 const SHUTDOWN_FLUSH_MS = 25;
 
-export async function startHttpProvider(
+/** The bundled reference provider served over HTTP on loopback (the host suite's scripted HTTP peer is conformance/host/http-provider.ts). */
+export async function startBundledHttpProvider(
   opts: HttpProviderOptions = {},
   provider: Provider = createProvider(opts),
 ): Promise<RunningHttpProvider> {

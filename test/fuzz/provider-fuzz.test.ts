@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AREAS, fuzzCase, isShutdownLine, lineBytes, readTranscript, requestMemberPaths, runFuzz, type FuzzTarget } from '../../src/conformance/fuzz/index.js';
 import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
-import { startHttpProvider } from '../../src/provider/serve.js';
+import { startBundledHttpProvider } from '../../src/provider/serve.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();
@@ -56,7 +56,7 @@ describe('fuzz: the bundled provider', () => {
   });
 
   it('survives hostile bodies over HTTP: 0 findings', async () => {
-    const running = await startHttpProvider({ port: 0 });
+    const running = await startBundledHttpProvider({ port: 0 });
     try {
       const r = await runFuzz({ ...base, target: { kind: 'http', url: running.handle.url }, runs: 150, timeBudgetMs: 20_000, outDir: out() });
       assert.equal(r.finding, undefined, r.finding?.finding.message);

@@ -2,7 +2,7 @@
 // correlation (S3.2, H4), unknown envelope types (S2.1), verify correlation (decision 4), shutdown.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { startHttpProvider } from '../../src/provider/serve.js';
+import { startBundledHttpProvider } from '../../src/provider/serve.js';
 import {
   CorrelationMismatch,
   DuplicateProviderName,
@@ -45,7 +45,7 @@ describe('connect: happy paths', () => {
   });
 
   it('HTTP (loopback): handshake, not egress, a query', async () => {
-    const server = await startHttpProvider({ port: 0 });
+    const server = await startBundledHttpProvider({ port: 0 });
     try {
       const host = newHost();
       const d = await host.connectHttp(server.handle.url);
