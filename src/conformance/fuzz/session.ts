@@ -157,7 +157,7 @@ export interface FuzzSession {
 }
 
 /** Open a session: spawn or connect, handshake. Throws HandshakeFailed when no handshake_ack comes back. */
-export async function openSession(target: FuzzTarget, opts: SessionOptions, handshake: Buffer = HANDSHAKE): Promise<FuzzSession> {
+export async function openFuzzSession(target: FuzzTarget, opts: SessionOptions, handshake: Buffer = HANDSHAKE): Promise<FuzzSession> {
   return target.kind === 'stdio' ? StdioSession.open(target, opts, handshake) : HttpSession.open(target, opts, handshake);
 }
 
