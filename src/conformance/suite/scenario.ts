@@ -13,7 +13,7 @@ import { WireRecorder, type WireEntry } from '../evidence.js';
 import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyContext } from './checks.js';
 import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';
-import { Ledger, type Verdict } from './ledger.js';
+import { ScenarioLedger, type Verdict } from './scenario-ledger.js';
 import type { SharedSession, SuiteRuntime } from './runtime.js';
 import type { AnySession, TappedLine } from './session.js';
 
@@ -34,7 +34,7 @@ function isRuleTag(tag: string): boolean {
 let scenarioSeq = 0;
 
 export class ScenarioProbe {
-  readonly ledger = new Ledger();
+  readonly ledger = new ScenarioLedger();
   /** Anchor/rule ids the scenario is tagged with (catalogue-checked). */
   readonly ids: string[];
   readonly answers: FramesAnswer[] = [];
