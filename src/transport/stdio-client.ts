@@ -21,6 +21,7 @@ import {
   describeOutstanding,
 } from './errors.js';
 import { LineSplitter, encodeLine, parseEnvelopeLine, type EofMidLinePolicy, type LineItem, type RawEnvelope } from './ndjson.js';
+import { killGroup, registerGroup, unregisterGroup } from './process-group.js';
 import { Transcript, type TranscriptEntry } from './transcript.js';
 
 /** DESIGN decision 12 (suite values). */
@@ -96,41 +97,6 @@ export function minimalEnv(extra: Record<string, string> = {}): Record<string, s
     if (v !== undefined) env[k] = v;
   }
   return { ...env, ...extra };
-}
-
-// Safety net: children are detached (own process group), so they would outlive a harness that dies without
-// closing them. On process exit every still-registered group is SIGKILLed.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function registerGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const p of liveGroups) killGroup(p);
-    });
-    // A terminating signal skips 'exit' handlers: kill the groups first, then let the signal do what it would
-    // have done (re-raised once nobody else listens), so Ctrl-C or a CI timeout leaves no provider behind.
-    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-      const onSignal = (): void => {
-        for (const p of liveGroups) killGroup(p);
-        if (process.listenerCount(sig) === 1) {
-          process.removeListener(sig, onSignal);
-          process.kill(process.pid, sig);
-        }
-      };
-      process.on(sig, onSignal);
-    }
-  }
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ESRCH' && code !== 'EPERM') throw err;
-  }
 }
 
 export class StdioConnection {
@@ -492,7 +458,7 @@ export class StdioConnection {
     this.child.stdin?.destroy();
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
-    liveGroups.delete(this.pid);
+    unregisterGroup(this.pid);
   }
 
   // ── internals ────────────────────────────────────────────────────────────────────────────────────────
