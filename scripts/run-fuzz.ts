@@ -1,4 +1,4 @@
-// `npm run fuzz`: the full robustness run of issue 13, with the figures its closing note asks for.
+// `npm run fuzz`: the full robustness run (docs/interpretations.md §50–§56), with the figures it reports.
 //
 //   npm run fuzz [-- --only provider,http,fence,ledger,hostile,suite,c8] [--runs 100000] [--seed 20261201]
 //                   [--fence 100000] [--kills 200] [--concurrent 20] [--c8-rounds 3] [--out .tmp/fuzz]

@@ -189,7 +189,7 @@ export async function applyCiKitToRuns(
   if (opts.html !== undefined) {
     const sides = new Set(ran.map((r) => (r.side === 'host' ? 'host' : 'provider')));
     const side = sides.size > 1 ? 'both' : [...sides][0]!;
-    // the page and bug-report writers load only when asked for (issue 14)
+    // the page and bug-report writers load only when asked for
     const { buildCoverage } = await import('../conformance/report/build.js');
     const { renderHtml } = await import('../conformance/report/render-html.js');
     const report = buildCoverage({ messages: ran.map((r) => r.messagesPath), target: name, side, toolVersion: toolVersion() });

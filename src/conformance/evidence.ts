@@ -1,5 +1,5 @@
 /**
- * Wire evidence (issue 10): the exact envelopes a scenario sent to the target and the lines it received,
+ * Wire evidence (docs/interpretations.md §61): the exact envelopes a scenario sent to the target and the lines it received,
  * with direction, connection and the time since the scenario started. It travels as a cucumber attachment
  * of media type application/x-ndjson (one WireEntry per line) and is read back into the JSON report
  * (`findings[].evidence`), the JUnit failure body, the bug reports and coverage.html.

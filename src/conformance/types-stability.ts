@@ -48,7 +48,7 @@ class SchemaDoc {
     readonly root: Record<string, unknown>,
   ) {}
 
-  /** Follow same-document $refs (DESIGN 10) to the schema they name. */
+  /** Follow same-document $refs (docs/interpretations.md §10) to the schema they name. */
   resolve(schema: Schema, trail: string[] = []): { schema: Schema; refs: string[] } {
     let current = schema;
     const refs = [...trail];

@@ -101,7 +101,7 @@ export class ProviderCrashed extends HostError {
 
 export type TimeoutPhase = 'handshake' | 'query' | 'verify' | 'shutdown';
 
-/** A bounded wait expired (DESIGN decision 12: every expiry is a named failure). */
+/** A bounded wait expired (docs/interpretations.md §12: every expiry is a named failure). */
 export class ProviderTimeout extends HostError {
   readonly phase: TimeoutPhase;
   readonly timeoutMs: number;
@@ -192,7 +192,7 @@ export class InsecureTransport extends HostError {
 
 /**
  * Two connected providers declare the same provider.name. FrameId.provider_id is provider.name everywhere
- * (DESIGN decision 2), so without an explicit alias (a distinct routing id) the host could not keep their
+ * (docs/interpretations.md §2), so without an explicit alias (a distinct routing id) the host could not keep their
  * frames apart in its own bookkeeping.
  */
 export class DuplicateProviderName extends HostError {

@@ -20,7 +20,7 @@
  *   a provider declaring verify (V2), a malformed replacement digest (V4), a verdict for an identity
  *   never asked (V2, warning: the echo was not the identity asked, so that identity is unanswered),
  *   a verified reply echoing a different correlation id (H4) or none (S9-verify-correlation,
- *   warning — DESIGN 4), a reply that is not the verified shape (S2-wire-shape).
+ *   warning — docs/interpretations.md §4), a reply that is not the verified shape (S2-wire-shape).
  *
  * The partition is total: |retained| + |dropped| = |held|; `requery` lists the dropped frames
  * worth asking for again (everything but `gone` and frames of another provider).

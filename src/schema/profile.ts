@@ -1,6 +1,6 @@
 /**
  * Schema profiles: the authoring-strict schemas in schema/*.schema.json are the single source; the INTEROP
- * profile is derived from them mechanically (DESIGN "Two schema profiles from one source").
+ * profile is derived from them mechanically (docs/architecture.md "Schema profiles").
  *
  * Derivation rules (applied to every subschema position, nothing else is touched, so every JSON pointer that
  * exists in the interop profile names the same subschema in the strict one):

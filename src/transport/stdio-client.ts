@@ -1,9 +1,9 @@
 // The stdio binding, client side: a provider child process spoken to over NDJSON pipes.
 //
-// Isolation follows the reference host (notes/host-facts §1.2): the environment is cleared except PATH and
+// Isolation follows the public reference host: the environment is cleared except PATH and
 // HOME, the child gets its own process group (detached ⇒ setsid), and teardown SIGKILLs the whole group.
 // Every read is bounded; once a read times out the connection is marked stalled and later reads fail fast
-// ("target unresponsive since …", DESIGN "Red team economics") instead of each waiting out its own timeout.
+// ("target unresponsive since …", docs/architecture.md "Red team economics") instead of each waiting out its own timeout.
 import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { ByteRing } from './byte-ring.js';
@@ -24,7 +24,7 @@ import { LineSplitter, encodeLine, parseEnvelopeLine, type EofMidLinePolicy, typ
 import { killGroup, registerGroup, unregisterGroup } from './process-group.js';
 import { Transcript, type TranscriptEntry } from './transcript.js';
 
-/** DESIGN decision 12 (suite values). */
+/** docs/interpretations.md §12 (suite values). */
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
@@ -358,7 +358,7 @@ export class StdioConnection {
   }
 
   /**
-   * The end of a session as evidence (issue 14: silence proven without a window). Send `shutdown`, end
+   * The end of a session as evidence (silence proven without a window). Send `shutdown`, end
    * stdin, and collect every item the child still writes until its stdout ends; past `graceMs`, kill its
    * process group and collect what it had written before. Nothing here depends on how fast the child is:
    * whatever it wrote in answer to earlier input is in hand afterwards, in order (envelopes, and each line

@@ -1,4 +1,4 @@
-// `cgp-conformance fuzz` / `replay` (issue 13): the bundled provider survives ≥ 1000 hostile inputs (fixed seed,
+// `cgp-conformance fuzz` / `replay`: the bundled provider survives ≥ 1000 hostile inputs (fixed seed,
 // bounded time) over stdio and a few hundred over HTTP; crash-on-garbage and deaf-after-garbage are found,
 // shrunk to ≤ 3 lines, and the written transcript replays them (exit 1) but not against the honest provider (0).
 import assert from 'node:assert/strict';

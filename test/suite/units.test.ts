@@ -179,7 +179,7 @@ describe('H3 judgement', () => {
     assert.equal(code.findings[0]!.id, 'H3');
     const ack = judgeForeign({ version: 'contextgraph/2.0', reply: { type: 'handshake_ack', protocol_version: 'contextgraph/1.0' }, elapsedMs: 3 }, 1000);
     assert.match(ack.findings.find((f) => f.id === 'H3')!.message, /acknowledged/);
-    // the ack is not in the 2.0 host's family: H1 as well (issue 12)
+    // the ack is not in the 2.0 host's family: H1 as well
     assert.match(ack.findings.find((f) => f.id === 'H1')!.message, /contextgraph\/1\.0.*host's family contextgraph\/2/);
     // an in-family 2.x ack to a 2.0 handshake satisfies H1 (H3 still fails: this provider is contextgraph/1)
     const inFamily = judgeForeign({ version: 'contextgraph/2.0', reply: { type: 'handshake_ack', protocol_version: 'contextgraph/2.0' }, elapsedMs: 3 }, 1000);

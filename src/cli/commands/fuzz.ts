@@ -1,5 +1,5 @@
 // `cgp-conformance fuzz [--runs N] [--seed S] [--time-budget SECONDS] [--timeout MS] [--out DIR] -- <command> [args…]`
-// (or `fuzz <url>`): hostile and malformed input (issue 13). After every case a valid query must still be
+// (or `fuzz <url>`): hostile and malformed input. After every case a valid query must still be
 // answered (R1); the first crash, hang, wrong id or non-envelope reply is shrunk to a minimal NDJSON transcript
 // written to the reports directory, and the command that replays it is printed.
 // Exit codes: 0 no finding · 1 a finding · 2 usage · 3 the target never answered the handshake · 4 harness error.

@@ -1,5 +1,5 @@
 /**
- * The fuzz driver (issue 13): fast-check generates cases (inputs.ts), each case is sent to ONE long-lived
+ * The fuzz driver: fast-check generates cases (inputs.ts), each case is sent to ONE long-lived
  * session followed by the liveness probe (session.ts). The first failing case is shrunk — every shrink
  * candidate runs against a FRESH session (a new child for stdio), so the minimal case reproduces from a
  * clean start — and written as an NDJSON transcript (transcript-file.ts) that `replay` sends again.

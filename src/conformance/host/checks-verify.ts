@@ -221,7 +221,7 @@ function received(fanOut: FanOutResult | undefined, id: FrameId): ReceivedFrame 
   return undefined;
 }
 
-/** contextgraph/1.0 defines one attestation algorithm (§6.5.2; DESIGN 6). */
+/** contextgraph/1.0 defines one attestation algorithm (§6.5.2; docs/interpretations.md §6). */
 export const RECOGNISED_ALGORITHMS: readonly string[] = ['ed25519'];
 
 /**
@@ -268,7 +268,7 @@ export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: Fa
   return out;
 }
 
-/** The distinct verdicts §6.5.4 names (DESIGN 6), plus F13's proof-mismatch. */
+/** The distinct verdicts §6.5.4 names (docs/interpretations.md §6), plus F13's proof-mismatch. */
 export const DISTINCT_VERDICTS: readonly string[] = ['attested', 'commitment-mismatch', 'bad-signature', 'unknown-key', 'uncheckable', 'unattested', 'proof-mismatch'];
 
 /**

@@ -6,8 +6,8 @@
  * file, so HostScenario.received(label) works for it), its headers (to see the bearer credential the host
  * attached) and whether it arrived over TLS.
  *
- * The host reaches it at `<scheme>://provider.example.test:<port>/` — a non-loopback name (DESIGN
- * decision 11) — only through `loopbackLookup`, an injected resolver that maps that one name to
+ * The host reaches it at `<scheme>://provider.example.test:<port>/` — a non-loopback name (docs/interpretations.md
+ * §11) — only through `loopbackLookup`, an injected resolver that maps that one name to
  * 127.0.0.1 and refuses every other name. Nothing here ever dials or resolves a foreign address.
  *
  * Script members understood (a subset of scripted-provider.mjs's, same meaning):

@@ -1,4 +1,4 @@
-// The coverage builder (DESIGN "Coverage report"): Cucumber Messages of one or more runs → one report that
+// The coverage builder (docs/architecture.md "Coverage report"): Cucumber Messages of one or more runs → one report that
 // lists EVERY anchor (SPEC order) and every unanchored rule (catalogue order) with its status and witnesses.
 //
 // Status of an entry, first match wins:

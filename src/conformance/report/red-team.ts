@@ -1,4 +1,4 @@
-// The red team (DESIGN "Misbehaviour manifest", "Red team economics"): for every mode of the ONE manifest,
+// The red team (docs/architecture.md "Misbehaviour manifest", "Red team economics"): for every mode of the ONE manifest,
 // run only the scenarios tagged with the ids it `breaks`, against the provider misbehaving that way, and require
 // every id to be reported — failed for a MUST, a warning finding for a SHOULD/MAY/advisory rule — by at least
 // one of those scenarios. A pass, a skip or not-applicable never counts. A smoke run of the honest provider
@@ -51,7 +51,7 @@ export interface ManifestEntry {
   description: string;
   /** Host-side ids this (conformant) provider behaviour is a fixture for — not a provider defect. */
   exercises?: readonly string[];
-  /** Why no normative id can be named for this behaviour (DESIGN: no basis, no finding). */
+  /** Why no normative id can be named for this behaviour (docs/architecture.md "Rule catalogue": no basis, no finding). */
   unbacked?: string;
   /**
    * Ids whose scenarios the mode's run also needs: the defect only shows in replies those scenarios

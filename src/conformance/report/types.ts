@@ -1,4 +1,4 @@
-// Shapes of the coverage report (DESIGN "Coverage report") and the typed errors the builder throws.
+// Shapes of the coverage report (docs/architecture.md "Coverage report") and the typed errors the builder throws.
 // The JSON written to reports/coverage.json is exactly `CoverageReport`: no timestamps, no durations.
 
 import type { CatalogueLevel, CatalogueSide } from '../../catalogue/index.js';

@@ -1,5 +1,5 @@
 /**
- * What `cgp-conformance stdio|http` print and exit with, from a run-suite result (DESIGN "CLI"):
+ * What `cgp-conformance stdio|http` print and exit with, from a run-suite result (docs/architecture.md "Exit codes"):
  *   0  no MUST failed (warnings allowed)
  *   1  a MUST failed (a wrong handshake answer included), or a scenario was undefined/pending
  *   3  the target never answered the handshake at all (spawn failure, refused, no bytes before the timeout)

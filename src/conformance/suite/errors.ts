@@ -16,7 +16,7 @@ export class ConformanceFailure extends Error {
     super(message);
     this.name = 'ConformanceFailure';
     // A target failure is about the target, not about where the harness noticed it: reporters print the
-    // stack, and it must start with the anchor/rule id (DESIGN "Failure messages"). The one V8-style frame
+    // stack, and it must start with the anchor/rule id (docs/architecture.md "Failure messages"). The one V8-style frame
     // line makes cucumber's stack parser read it as a V8 stack: a message line with ':' and quotes but no
     // frame would otherwise be read as a Firefox stack, whose parser backtracks for minutes on such lines.
     this.stack = `${message}\n    at cgp-conformance (native)`;

@@ -187,7 +187,7 @@ const foreignEntry = whenSigned((result, ctx) => {
 
 /**
  * TEST-ONLY Ed448 key: a fixed, published 57-byte seed (0x07 repeated). Ed448 is a real algorithm
- * this protocol does not recognise (DESIGN 6), so the provider's attestations are genuine but
+ * this protocol does not recognise (docs/interpretations.md §6), so the provider's attestations are genuine but
  * uncheckable. PKCS#8 DER = fixed prefix ‖ seed.
  */
 const ED448_TEST_SEED = Buffer.alloc(57, 7);
