@@ -18,7 +18,7 @@ import { findPackageRoot } from '../src/util/package-root.js';
 /** Where citations are checked (git pathspecs). generated/ follows schema/ through `npm run generate`. */
 export const CHECKED = ['src', 'steps', 'features', 'scripts', 'test', 'bench', 'docs', 'schema', 'examples', 'README.md', 'cucumber.mjs'];
 
-const DESIGN_WORD = ['DES', 'IGN'].join('');
+const FOUNDING_NOTES_WORD = ['DES', 'IGN'].join('');
 const TRACKER = ['[Ii]s', 'sue #?[0-9]+'].join('');
 const NOTES = ['(?<![\\w-])(?:shared/)?no', 'tes/[a-z-]+(?:\\.md)?'].join('');
 const FACTS = ['host-', 'facts'].join('');
@@ -32,7 +32,7 @@ interface Pattern {
 }
 
 export const PATTERNS: readonly Pattern[] = [
-  { name: 'founding design notes', re: new RegExp(DESIGN_WORD) },
+  { name: 'founding design notes', re: new RegExp(FOUNDING_NOTES_WORD) },
   { name: 'tracker number', re: new RegExp(`\\b${TRACKER}`), urlExempt: true },
   { name: 'notes on the reference', re: new RegExp(`${NOTES}|${FACTS}`) },
   { name: 'seed pull request', re: new RegExp(SEED_PR) },
@@ -64,7 +64,7 @@ const SECTION_HOME: Readonly<Record<string, string>> = {
  * Everything else (a tracker number in prose, a free-standing mention) needs a person: it is only listed.
  */
 export function fixCitations(text: string): string {
-  const D = DESIGN_WORD;
+  const D = FOUNDING_NOTES_WORD;
   return text
     .replace(new RegExp(`${D} decisions? ([0-9]+)\\b`, 'g'), 'docs/interpretations.md §$1')
     .replace(new RegExp(`${D} #?([0-9]+)\\b`, 'g'), 'docs/interpretations.md §$1')
