@@ -21,14 +21,9 @@ import type { ProviderSigning } from '../attest.js';
 import { RETIRED_FRAME_IDS } from '../catalogue.js';
 import type { AckEnvelope, AttestContext, Hooks } from '../hooks.js';
 import type { WireFrame, WireResult } from '../wire.js';
-import type { ModeHooks } from './shared.js';
+import { flipLastHex, type ModeHooks } from './shared.js';
 
 type AttestHook = NonNullable<Hooks['attest']>;
-
-/** Flip the last hex digit of a `sha256:<hex>` value (still well-formed, no longer the value). */
-function flipLastHex(digest: string): string {
-  return digest.slice(0, -1) + (digest.endsWith('0') ? '1' : '0');
-}
 
 function entriesOf(result: WireResult): FrameAttestation[] {
   return Array.isArray(result.frame_attestations) ? structuredClone(result.frame_attestations) : [];
