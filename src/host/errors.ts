@@ -6,6 +6,7 @@
 // C8: no class here ever takes a credential, a header or a URL with userinfo. Transport errors are wrapped
 // after the transport has scrubbed them, and the host scrubs every surfaced error once more (host.ts).
 import { effectiveCode, isRetryable, type BaseErrorCode } from '../protocol/error-codes.js';
+import { clip } from '../transport/errors.js';
 
 export type HostErrorCode =
   | 'version_mismatch'
@@ -306,8 +307,4 @@ export class LedgerCorrupt extends HostError {
     this.line = line;
     this.reason = reason;
   }
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
