@@ -7,7 +7,7 @@
  * duplicates by content digest, ~5% overlapping file provenance, a few fence tokens in content).
  * Floor: sorting the same frames by score + concatenating the same contents (what any composer
  * must at least do). Everything is admitted (huge budget) so compose renders every survivor.
- * Targets (DESIGN.md): compose(10k)/floor(10k) ≤ 3×; compose(100k)/compose(10k) ≤ 15× (n log n
+ * Targets (docs/architecture.md "Performance"): compose(10k)/floor(10k) ≤ 3×; compose(100k)/compose(10k) ≤ 15× (n log n
  * predicts 12.5×). Reported as ratios, with the medians they come from, after warm-up; also the
  * floor's own 100k/10k ratio, which is what this machine charges for the same growth of the
  * minimal work. `--detail` prints every timed run.

@@ -9,7 +9,7 @@
 // process CPU time (user+sys of the CLI and its children) beside it.
 //
 // Run: npm run build && npx tsx bench/host-control.ts [--runs 5] [--server <file under the package root>]
-// Target (issue 9): --cmd / in-process ≤ 1.5× (median wall time).
+// Target: --cmd / in-process ≤ 1.5× (median wall time).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

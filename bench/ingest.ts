@@ -17,7 +17,7 @@
  * Each run is a fresh child process (so peak RSS is the run's own); floor and ingest alternate. Wall
  * time is the target's measure; CPU time (user + system) is printed beside it, because on a shared,
  * oversubscribed machine wall time also counts the time a run waited for a CPU.
- * Target (issue 11): ingest / floor ≤ 3× (medians; best-of-N beside it, since the machine is shared);
+ * Target: ingest / floor ≤ 3× (medians; best-of-N beside it, since the machine is shared);
  * peak RSS reported, and its excess over the runtime baseline against the input size.
  */
 import { spawnSync } from 'node:child_process';

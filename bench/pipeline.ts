@@ -7,7 +7,7 @@
 //              vs the same provider declaring no correlation (the host must go lock-step, S3.2)
 //
 // Run: npx tsx bench/pipeline.ts [--n 160] [--delay 20] [--inflight 8]
-// Target (issue 4): pipelined ≥ 3× the lock-step throughput.
+// Target: pipelined ≥ 3× the lock-step throughput.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { StdioConnection } from '../src/transport/stdio-client.js';

@@ -1,4 +1,4 @@
-// Time to verdict (issue 14): the compiled CLI as a user runs it, each figure a whole process, all measured
+// Time to verdict (docs/architecture.md "Performance"): the compiled CLI as a user runs it, each figure a whole process, all measured
 // in this one run with the runs interleaved (A, B, C, A, B, C, …) so load drifts hit every side alike.
 //
 //   (a) the full provider suite            vs  a one-scenario run of the same CLI (--tags @B3)     target ≤ 1.5×

@@ -1,5 +1,5 @@
 // `cgp-conformance validate` on a large NDJSON session vs a bare ajv schema-only pass over the same lines
-// (issue 14). Everything is measured in this one run, interleaved A,B,A,B…; medians and the ratio printed.
+// (docs/interpretations.md §34). Everything is measured in this one run, interleaved A,B,A,B…; medians and the ratio printed.
 //
 //   (a) `node dist/src/cli/bin.js validate --json FILE` — the compiled CLI as a whole process
 //   (b) a bare node script: reads FILE line by line (node:readline), JSON.parse, and runs ONLY the generated

@@ -21,7 +21,7 @@ chmodSync(join(root, 'dist', 'src', 'cli', 'bin.js'), 0o755);
 /**
  * One file per entry point that is started as a fresh process many times per run, built from the compiled
  * dist/src JS (the same code, linked ahead of time). A process started from it loads one CommonJS file
- * instead of ~90 ES modules: no module resolution, no ESM loader, one compile (issue 9: one fresh host
+ * instead of ~90 ES modules: no module resolution, no ESM loader, one compile (one fresh host
  * process per scenario over the host control protocol; the provider suite spawns the bundled provider per
  * fresh connection). Dependencies are bundled too (an ESM-only one would bring the ESM loader back); their
  * licence comments are kept at the end of the file. ajv's runtime helpers stay require()s of node_modules.

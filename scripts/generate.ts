@@ -26,13 +26,13 @@ import {
   CUSTOM_KEYWORDS,
   OPEN_KEYWORD,
   deriveInterop,
-  escapePointerToken,
   isSchemaObject,
   walkSchema,
   type JsonValue,
   type SchemaNode,
   type SchemaProfile,
 } from '../src/schema/profile.js';
+import { escapePointerToken } from '../src/util/json-pointer.js';
 import { SchemaSourceError, formatProblem, lintSchemaDocument, parseSchemaText, type SchemaProblem } from '../src/schema/lint.js';
 
 const addFormats = _addFormats.default;

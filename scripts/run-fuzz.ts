@@ -1,4 +1,4 @@
-// `npm run fuzz`: the full robustness run of issue 13, with the figures its closing note asks for.
+// `npm run fuzz`: the full robustness run (docs/interpretations.md §50–§56), with the figures it reports.
 //
 //   npm run fuzz [-- --only provider,http,fence,ledger,hostile,suite,c8] [--runs 100000] [--seed 20261201]
 //                   [--fence 100000] [--kills 200] [--concurrent 20] [--c8-rounds 3] [--out .tmp/fuzz]
@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runFuzz, type FuzzRunResult } from '../src/conformance/fuzz/index.js';
 import { bundledProviderCommand } from '../src/conformance/suite/config.js';
-import { startHttpProvider } from '../src/provider/serve.js';
+import { startBundledHttpProvider } from '../src/provider/serve.js';
 import { c8Scan } from './fuzz/c8.js';
 import { fenceFuzz } from './fuzz/fence.js';
 import { HOSTILE_SHAPES, hostVsHostile, suiteVsHostile } from './fuzz/hostile.js';
@@ -69,7 +69,7 @@ if (only.has('provider')) {
   if (r.finding || r.handshakeFailure || r.cases < Number(values.runs)) failures.push(`provider fuzz: ${r.finding?.finding.message ?? r.handshakeFailure?.message ?? `only ${r.cases} cases`}`);
 }
 if (only.has('http')) {
-  const running = await startHttpProvider({ port: 0 });
+  const running = await startBundledHttpProvider({ port: 0 });
   try {
     const runs = Math.max(1, Math.floor(Number(values.runs) / 10));
     log(`== provider fuzz over HTTP: ${runs} cases`);

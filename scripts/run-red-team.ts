@@ -1,5 +1,5 @@
 // The red team: every misbehaviour mode of the ONE manifest must be caught by the scenarios tagged with the
-// ids it breaks (DESIGN "Misbehaviour manifest", "Red team economics").
+// ids it breaks (docs/architecture.md "Misbehaviour manifest", "Red team economics").
 //
 //   npm run red-team [-- --concurrency 2] [--mode <mode> …] [--baseline red-team.baseline.json] [--out reports/]
 //                    [--manifest src/provider/misbehaviours.ts] [--runner src/conformance/run-suite.ts]

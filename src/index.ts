@@ -8,7 +8,8 @@
  *   cgp-conformance/cucumber       the cucumber-js configuration (`export { default } from 'cgp-conformance/cucumber'`)
  */
 export { runSuite, type RunSuiteOptions, type RunSuiteResult } from './conformance/run-suite.js';
-export { exitCodeOf, jsonReport, textReport, EXIT_OK, EXIT_MUST_FAILED, EXIT_USAGE, EXIT_NEVER_ANSWERED, EXIT_HARNESS_ERROR } from './conformance/suite/cli-report.js';
+export { exitCodeOf, jsonReport, textReport } from './conformance/suite/cli-report.js';
+export { EXIT_OK, EXIT_MUST_FAILED, EXIT_USAGE, EXIT_NEVER_ANSWERED, EXIT_HARNESS_ERROR } from './conformance/exit-codes.js';
 export { resolveReportsDir, DEFAULT_REPORTS_DIR } from './conformance/reports-dir.js';
 export { writeCoverage, verdictText, type WrittenCoverage } from './conformance/report/write.js';
 export type { CoverageReport, CoverageEntry, CoverageSummary } from './conformance/report/types.js';

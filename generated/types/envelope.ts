@@ -34,7 +34,7 @@ export type Representation = 'full' | 'compact' | 'reference';
  */
 export type AttestationAlgorithm = string;
 /**
- * Opaque host-generated correlation id (query, frames, error; verify and verified tolerated per DESIGN decision 4).
+ * Opaque host-generated correlation id (query, frames, error; verify and verified tolerated per docs/interpretations.md §4).
  */
 export type RequestId = string;
 export type U32 = number;

@@ -19,7 +19,7 @@ export type LifecycleRecord =
   | ContextUseFeedbackRecord;
 export type ObservationRecord = RecordEnvelope & ObservationRecordFields;
 /**
- * Lifecycle profile version; 1.0 and 1.0-draft both accepted (DESIGN decision 9).
+ * Lifecycle profile version; 1.0 and 1.0-draft both accepted (docs/interpretations.md §9).
  */
 export type LifecycleSchemaVersion = 'contextgraph/lifecycle/1.0' | 'contextgraph/lifecycle/1.0-draft';
 /**

@@ -1,4 +1,4 @@
-// C8 token scan (issue 13 item 6): run the host suite's HTTP scenarios (C4, C7, C8, S4.2-bearer-credential — every
+// C8 token scan: run the host suite's HTTP scenarios (C4, C7, C8, S4.2-bearer-credential — every
 // one that hands the host a bearer credential, each minted as the recognisable `cgp-c8-<24 hex>`) through the CLI,
 // then scan EVERY byte the tool wrote — stdout, stderr, and every file in its reports directory (messages with
 // their attachments, junit) — for a token. Required: 0 hits. `scanForTokens` is exported so a test can show that

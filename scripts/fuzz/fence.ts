@@ -1,4 +1,4 @@
-// R3 fence fuzz (issue 13 item 4): adversarial frame content, citation labels, kinds, ids and provider names —
+// R3 fence fuzz: adversarial frame content, citation labels, kinds, ids and provider names —
 // fence tokens in every letter case and spacing, attribute quotes, look-alike characters, CRLF, NUL — composed by
 // the host (src/host/compose), then the rendered prompt is parsed back. A BREAKOUT is any case where
 //   - the prompt does not parse as preamble + well-formed blocks, or

@@ -1,4 +1,4 @@
-// A hostile stdio provider for the host/harness robustness run (issue 13 item 3). Plain JS: it starts in ~50 ms.
+// A hostile stdio provider for the host/harness robustness run. Plain JS: it starts in ~50 ms.
 // Usage: node hostile-provider.mjs <shape> [pid-dir]
 // It acks the handshake honestly (unless the shape is about the ack), then answers every query in the hostile
 // way its shape names. shutdown → exit 0 (unless ignore-shutdown). Its pid (and a grandchild's, for

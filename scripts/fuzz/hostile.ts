@@ -1,4 +1,4 @@
-// Host and harness vs hostile providers (issue 13 item 3). Every shape of scripts/fuzz/hostile-provider.mjs is put
+// Host and harness vs hostile providers. Every shape of scripts/fuzz/hostile-provider.mjs is put
 // in front of (a) the bundled host — connect, query, queryAll, verify, close — in a child process whose peak RSS is
 // reported, and (b) the provider suite (`cgp-conformance stdio`). Required: every host operation ends ok or with a
 // NAMED failure (a HostError with a code) within its timeout (+ slack for the shutdown grace); every failed suite

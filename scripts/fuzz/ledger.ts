@@ -1,4 +1,4 @@
-// Consent ledger under fire (issue 13 item 5): writers SIGKILLed at random moments (tiny write() calls so kills land
+// Consent ledger under fire: writers SIGKILLed at random moments (tiny write() calls so kills land
 // inside lines), and two processes appending to one file at once. After every kill the ledger loads, every grant
 // the writer reported done (after fsync) is present in order, at most one more (fsync'ed, not yet reported) exists,
 // and nothing partial reads as a grant; concurrent appends never interleave into a corrupt line.

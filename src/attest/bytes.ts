@@ -1,5 +1,5 @@
 /**
- * Byte helpers for the attestation module (§6.5). DESIGN decision 6: hash outputs are raw
+ * Byte helpers for the attestation module (§6.5). docs/interpretations.md §6: hash outputs are raw
  * 32-byte values inside every preimage; keys, signatures and digests travel as LOWERCASE hex.
  * Parsing is strict — uppercase or odd-length hex is rejected, never normalised, because a
  * case disagreement is indistinguishable from tampering (§6.3 digest grammar).
@@ -23,14 +23,14 @@ export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
 
 /** SHA-256 over the concatenation of `parts`. */
 export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
-  // node's crypto (issue 14: several hashes per frame verified or signed; noble's JS SHA-256 was a visible share)
+  // node's crypto (several hashes per frame verified or signed; noble's JS SHA-256 was a visible share)
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   const digest = hash.digest();
   return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength); // a plain Uint8Array, not a Buffer
 }
 
-/** ASCII bytes of a domain-separation string, no length prefix and no terminator (DESIGN 6). */
+/** ASCII bytes of a domain-separation string, no length prefix and no terminator (docs/interpretations.md §6). */
 export function ascii(text: string): Uint8Array {
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {

@@ -5,7 +5,7 @@
  *   hᵢ  = SHA256("contextgraph/attest/1/link" ‖ hᵢ₋₁ ‖ encode(linkᵢ))
  *   chain_head = hₙ₋₁, or h₋₁ when provenance is empty
  *
- * hᵢ₋₁ enters the preimage as its raw 32 bytes (DESIGN 6).
+ * hᵢ₋₁ enters the preimage as its raw 32 bytes (docs/interpretations.md §6).
  */
 import { ascii, sha256 } from './bytes.js';
 import { encodeLink, type ProvenanceLinkInput } from './encoding.js';

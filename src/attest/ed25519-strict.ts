@@ -2,10 +2,10 @@
  * Strict Ed25519 (§6.5.4: "Implementations SHOULD use a strict Ed25519 verifier — one rejecting
  * small-order public keys and non-canonical signature encodings"), built on @noble/ed25519's
  * point arithmetic. noble's own `verify` is ZIP-215 by default and cofactored even with
- * `{zip215:false}` (shared/notes/ecosystem.md §A6), so it is not used for verification here.
+ * `{zip215:false}` (measured: it accepts small-order R and mixed-order points), so it is not used for verification here.
  *
  * A signature (R ‖ S) over message M under public key A is accepted only if ALL hold:
- *   1. A is 64 and the signature 128 LOWERCASE hex characters (DESIGN 6);
+ *   1. A is 64 and the signature 128 LOWERCASE hex characters (docs/interpretations.md §6);
  *   2. A and R are canonical encodings: y < p, and not x = 0 with the sign bit set;
  *      both decode to curve points (RFC 8032 §5.1.3);
  *   3. neither A nor R has small order ([8]P = identity) — the 8 torsion points;
@@ -95,8 +95,8 @@ export function checkEd25519Strict(publicKeyHex: unknown, message: Uint8Array, s
   const signature = fromLowerHex(signatureHex, 64);
   if (signature === undefined) return { ok: false, reason: 'malformed-signature' };
   if (!(message instanceof Uint8Array)) throw new TypeError('message must be a Uint8Array');
-  // The result is a function of (key, signature, message) alone: one already computed is reused (issue 14:
-  // a suite run meets the same signatures in many replies). The message is keyed by its SHA-512.
+  // The result is a function of (key, signature, message) alone: one already computed is reused (a
+  // suite run meets the same signatures in many replies). The message is keyed by its SHA-512.
   const key = `${publicKeyHex as string}${signatureHex as string}${digest512(message)}`;
   const known = strictMemo.get(key);
   if (known !== undefined) return known;
@@ -123,7 +123,7 @@ function checkUncached(publicKey: Uint8Array, signature: Uint8Array, message: Ui
 
   // Rule 5, the cofactorless equation. With A and R canonical and S < L (checked above), RFC 8032 §5.1.7
   // verification as OpenSSL implements it — encode([S]B − [k]A) = R — is exactly [S]B = R + [k]A, so node's
-  // crypto evaluates it (issue 14: ~0.1 ms instead of ~2 ms of bigint arithmetic). The noble equation stays
+  // crypto evaluates it (~0.1 ms instead of ~2 ms of bigint arithmetic). The noble equation stays
   // as the test oracle (test/attest/ed25519-strict.test.ts compares both on every vector).
   return cryptoVerify(null, message, key.keyObject, signature) ? { ok: true } : { ok: false, reason: 'equation-failed' };
 }
@@ -176,7 +176,7 @@ export function signEd25519(secretKeyHex: string, message: Uint8Array): string {
   const key = `${secretKeyHex}${digest512(message)}`;
   let signature = signMemo.get(key);
   if (signature === undefined) {
-    // node's crypto signs (issue 14: a provider signs every frame it serves; ~0.05 ms instead of ~1 ms of
+    // node's crypto signs (a provider signs every frame it serves; ~0.05 ms instead of ~1 ms of
     // bigint arithmetic). Pure Ed25519 is deterministic, so it is the signature noble's ed.sign makes:
     // test/attest/ed25519-strict.test.ts compares the two.
     signature = cryptoSign(null, message, privateKeyOf(secretKeyHex)).toString('hex');

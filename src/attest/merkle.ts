@@ -11,7 +11,7 @@
  * node up unchanged yields exactly the RFC 6962 split (never the "duplicate the last leaf"
  * shortcut); test/attest/merkle.test.ts checks this against the recursive definition.
  *
- * Proofs (DESIGN 6): `path` runs leaf → root; `sibling_is_left: true` ⇒ parent =
+ * Proofs (docs/interpretations.md §6): `path` runs leaf → root; `sibling_is_left: true` ⇒ parent =
  * node(sibling, current). A proof is valid only if its length and sides equal the RFC 6962 audit
  * path of (leaf_index, leaf_count) — otherwise the index would be decorative and a proof could be
  * replayed at another position or presented for a differently-shaped tree.
@@ -172,7 +172,7 @@ export function verifyInclusionProof(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Canonical order (§6.3; DESIGN 6) and the result root (F12)
+// Canonical order (§6.3; docs/interpretations.md §6) and the result root (F12)
 
 // The canonical order and UTF-8 byte comparison are the protocol's own (src/protocol), so the
 // result root (§6.5.3) and composition order can never disagree.

@@ -24,7 +24,7 @@ export interface SigningKey {
 /** The protocol timestamp profile (F4): YYYY-MM-DDTHH:MM:SS(.f+)?Z. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
-/** A ProvenanceAttestation over the 32 raw bytes of `commitment` (DESIGN 6). */
+/** A ProvenanceAttestation over the 32 raw bytes of `commitment` (docs/interpretations.md §6). */
 export function signCommitment(commitment: Uint8Array, key: SigningKey, issuedAt: string, attesterId: string): Attestation {
   if (!TIMESTAMP.test(issuedAt)) throw new RangeError(`issued_at ${JSON.stringify(issuedAt)} is not a protocol timestamp (F4)`);
   return {

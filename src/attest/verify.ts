@@ -33,6 +33,7 @@ import { frameCommitment, frameIdentityOf, parseDigest, renderDigest } from './c
 import { checkEd25519Strict, type StrictRejection } from './ed25519-strict.js';
 import { canonicalLeaves, merkleRoot, verifyInclusionProof, type CommittedLeaf } from './merkle.js';
 import type { AttesterKeyInput, CommittedFrame, FrameIdentity } from './types.js';
+import { isJsonObject } from '../util/json.js';
 
 export const RECOGNISED_ALGORITHM = 'ed25519';
 
@@ -59,10 +60,6 @@ export interface AttestationCheck {
 const LOWER_HEX_64 = /^[0-9a-f]{64}$/;
 const LOWER_HEX_128 = /^[0-9a-f]{128}$/;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function show(value: unknown): string {
   if (value === undefined) return 'absent';
   const text = JSON.stringify(value) ?? String(value);
@@ -77,7 +74,7 @@ function show(value: unknown): string {
 function checkSignature(signed: Uint8Array, attestation: Record<string, unknown>, keys: readonly AttesterKeyInput[]): AttestationCheck {
   const keyId = attestation.key_id;
   const known: readonly AttesterKeyInput[] = Array.isArray(keys) ? keys : [];
-  const matches = known.filter((key) => isObject(key) && key.key_id === keyId);
+  const matches = known.filter((key) => isJsonObject(key) && key.key_id === keyId);
   if (matches.length === 0) {
     return { verdict: 'unknown-key', reason: `key_id ${show(keyId)} is not among the ${known.length} published/trusted key(s)` };
   }
@@ -107,7 +104,7 @@ function checkSignature(signed: Uint8Array, attestation: Record<string, unknown>
 /** Presence and algorithm (F8), shared by every kind of attestation. */
 function precheck(attestation: unknown): { check: AttestationCheck } | { attestation: Record<string, unknown> } {
   if (attestation === undefined || attestation === null) return { check: { verdict: 'unattested', reason: 'no attestation' } };
-  if (!isObject(attestation)) return { check: { verdict: 'uncheckable', reason: `attestation is ${show(attestation)}, not an object` } };
+  if (!isJsonObject(attestation)) return { check: { verdict: 'uncheckable', reason: `attestation is ${show(attestation)}, not an object` } };
   if (attestation.algorithm !== RECOGNISED_ALGORITHM) {
     return {
       check: {
@@ -251,7 +248,7 @@ export function frameKey(id: FrameIdentity): string {
 
 /** A named identity from an entry's `frame`, or undefined when the entry names none (F11). */
 function namedIdentity(frame: unknown): FrameIdentity | undefined {
-  if (!isObject(frame)) return undefined;
+  if (!isJsonObject(frame)) return undefined;
   const { provider_id: providerId, frame_id: frameId, content_digest: digest } = frame;
   if (typeof providerId !== 'string' || providerId === '' || typeof frameId !== 'string' || frameId === '') return undefined;
   if (digest !== undefined && digest !== null && typeof digest !== 'string') return undefined;
@@ -259,7 +256,7 @@ function namedIdentity(frame: unknown): FrameIdentity | undefined {
 }
 
 function proofProblem(proof: unknown, frameCount: number): string {
-  const count = isObject(proof) ? proof.leaf_count : undefined;
+  const count = isJsonObject(proof) ? proof.leaf_count : undefined;
   if (count !== frameCount) {
     return `states leaf_count ${show(count)} but the root covers exactly the ${frameCount} frame(s) of result.frames (F12)`;
   }
@@ -324,7 +321,7 @@ export function verifyFrameAttestations(
   if (resultCheck.verdict === 'commitment-mismatch') {
     findings.push({ anchor: 'F12', severity: 'violation', message: `result_attestation: ${resultCheck.reason}` });
   }
-  const signedRoot = isObject(result.result_attestation) ? parseDigest(result.result_attestation.signed_commitment) : undefined;
+  const signedRoot = isJsonObject(result.result_attestation) ? parseDigest(result.result_attestation.signed_commitment) : undefined;
   // What the root's signature alone says (for frames whose proof places them under the signed root).
   let rootSignature: AttestationCheck | undefined;
   const rootSignatureCheck = (): AttestationCheck => {
@@ -355,13 +352,13 @@ export function verifyFrameAttestations(
   }
   const entryCount = new Map<string, number>();
   (Array.isArray(entries) ? entries : []).forEach((entry: unknown, entryIndex) => {
-    const identity = isObject(entry) ? namedIdentity(entry.frame) : undefined;
+    const identity = isJsonObject(entry) ? namedIdentity(entry.frame) : undefined;
     if (identity === undefined) {
       findings.push({
         anchor: 'F11',
         severity: 'violation',
         entry: entryIndex,
-        message: `F11: frame_attestations[${entryIndex}] does not name the full (provider_id, frame_id, content_digest) identity it attests (frame: ${show(isObject(entry) ? entry.frame : entry)}); ignored, its frame stays unattested`,
+        message: `F11: frame_attestations[${entryIndex}] does not name the full (provider_id, frame_id, content_digest) identity it attests (frame: ${show(isJsonObject(entry) ? entry.frame : entry)}); ignored, its frame stays unattested`,
       });
       return;
     }
@@ -383,7 +380,7 @@ export function verifyFrameAttestations(
     for (const target of targets) {
       const leaf = leaves[target.index];
       const cannot = broken.get(target.index);
-      if (isObject(entry) && entry.attestation !== undefined) {
+      if (isJsonObject(entry) && entry.attestation !== undefined) {
         const check = verifyAgainst(
           leaf?.commitment,
           `frame commitment cannot be computed: ${cannot ?? 'unknown error'}`,
@@ -395,7 +392,7 @@ export function verifyFrameAttestations(
         own.get(target)!.push(check.verdict);
         target.reasons.push(`attestation (entry ${entryIndex}): ${check.verdict}: ${check.reason}`);
       }
-      if (isObject(entry) && entry.inclusion_proof !== undefined) {
+      if (isJsonObject(entry) && entry.inclusion_proof !== undefined) {
         hasProof.add(target);
         if (result.result_attestation === undefined || result.result_attestation === null) {
           target.proofs.push('no-root');

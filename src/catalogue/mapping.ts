@@ -123,7 +123,7 @@ export interface RuleMapping {
 /**
  * Normative prose sentences that carry no anchor. Every sentence with a bold key word outside tables and
  * code must be named here (as a rule or as a reviewed exclusion). A few sentences with no key word are
- * listed too, with an explicit level, because DESIGN.md or the spec's own "normative" statements rely on
+ * listed too, with an explicit level, because docs/architecture.md or the spec's own "normative" statements rely on
  * them: a SHOULD level for those means a finding is a warning, never a failure.
  */
 export const RULE_TABLE: readonly RuleMapping[] = [

@@ -1,4 +1,4 @@
-// The rule catalogue's entry shape (DESIGN "Rule catalogue"). One entry per anchor parsed from a SPEC.md
+// The rule catalogue's entry shape (docs/architecture.md "Rule catalogue"). One entry per anchor parsed from a SPEC.md
 // requirement table (kind "anchor") or per normative prose sentence that carries no anchor (kind "rule").
 
 export type CatalogueKind = 'anchor' | 'rule';

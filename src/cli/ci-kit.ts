@@ -17,7 +17,7 @@ import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
 import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
 import { renderJunit } from '../conformance/report/junit.js';
 import { applyKnownFailures, describeEntry, failingIds, readKnownFailures, type KnownFailure, type KnownFailuresOutcome } from '../conformance/report/known-failures.js';
-import { toolVersion } from './tool-version.js';
+import { toolVersion } from '../util/tool-version.js';
 
 export interface CiKitOptions {
   junit?: string;
@@ -189,7 +189,7 @@ export async function applyCiKitToRuns(
   if (opts.html !== undefined) {
     const sides = new Set(ran.map((r) => (r.side === 'host' ? 'host' : 'provider')));
     const side = sides.size > 1 ? 'both' : [...sides][0]!;
-    // the page and bug-report writers load only when asked for (issue 14)
+    // the page and bug-report writers load only when asked for
     const { buildCoverage } = await import('../conformance/report/build.js');
     const { renderHtml } = await import('../conformance/report/render-html.js');
     const report = buildCoverage({ messages: ran.map((r) => r.messagesPath), target: name, side, toolVersion: toolVersion() });

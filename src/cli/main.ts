@@ -1,13 +1,13 @@
 // cgp-conformance — the command-line entry point (bin). Subcommands live in ./commands/.
-// Exit codes (DESIGN "CLI"): 0 no MUST failed (warnings allowed); 1 a MUST failed; 2 usage error or
+// Exit codes (docs/architecture.md "Exit codes"): 0 no MUST failed (warnings allowed); 1 a MUST failed; 2 usage error or
 // unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
 import { Command, CommanderError } from 'commander';
-import { toolVersion } from './tool-version.js';
+import { toolVersion } from '../util/tool-version.js';
 
 type Register = (program: Command) => void;
 
 /**
- * Every subcommand and where it lives. Issue 14 ("load only what a run uses"): a run names its command
+ * Every subcommand and where it lives. Load only what a run uses (docs/architecture.md "Performance"): a run names its command
  * first, so only that command's module (and what it imports) is loaded; help, and anything that is not a
  * known command name, loads them all (commander then lists them, or suggests the nearest).
  */

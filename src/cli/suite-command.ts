@@ -2,23 +2,18 @@
  * What every suite command (`stdio`, `http`, `host`, `certify`) shares: the common options, the exit codes,
  * and running a suite into a printed report.
  *
- * Exit codes (DESIGN "CLI"): 0 conformant (warnings allowed) · 1 a MUST failed · 2 usage or configuration
+ * Exit codes (docs/architecture.md "Exit codes"): 0 conformant (warnings allowed) · 1 a MUST failed · 2 usage or configuration
  * error · 3 the target never answered the handshake · 4 harness error (the run is inconclusive).
  */
 import type { Command } from 'commander';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../conformance/run-suite.js';
-import { EXIT_USAGE, jsonReport, textReport } from '../conformance/suite/cli-report.js';
+import { EXIT_USAGE, exitCodesHelp } from '../conformance/exit-codes.js';
+import { jsonReport, textReport } from '../conformance/suite/cli-report.js';
 import { ConfigError } from '../conformance/suite/config.js';
-import { toolVersion } from './tool-version.js';
+import { toolVersion } from '../util/tool-version.js';
 import { addCiKitOptions, applyCiKit, prepareCiKit, type CiKitOptions } from './ci-kit.js';
 
-export const EXIT_CODES_HELP = `
-Exit codes:
-  0  conformant (warnings allowed)
-  1  a MUST failed
-  2  usage or configuration error (unknown option, bad tag expression, missing adapter, …)
-  3  the target never answered the handshake
-  4  harness error: the run is inconclusive`;
+export const EXIT_CODES_HELP = exitCodesHelp();
 
 export interface CommonSuiteOptions extends CiKitOptions {
   tags?: string;
@@ -83,7 +78,7 @@ export async function runSuiteCommand(
       ...(timeout !== undefined ? { handshakeMs: timeout, requestMs: timeout } : {}),
       ...(grace !== undefined ? { shutdownGraceMs: grace } : {}),
     };
-    // one suite per process: only its side's step definitions are loaded (issue 14)
+    // one suite per process: only its side's step definitions are loaded
     result = await runSuite({ ...build({ ...(opts.tags !== undefined ? { tags: opts.tags } : {}), timeouts, ...(reportsDir !== undefined ? { reportsDir } : {}) }), steps: 'side' });
   } catch (err) {
     if (err instanceof ConfigError) {

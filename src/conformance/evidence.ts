@@ -1,5 +1,5 @@
 /**
- * Wire evidence (issue 10): the exact envelopes a scenario sent to the target and the lines it received,
+ * Wire evidence (docs/interpretations.md §61): the exact envelopes a scenario sent to the target and the lines it received,
  * with direction, connection and the time since the scenario started. It travels as a cucumber attachment
  * of media type application/x-ndjson (one WireEntry per line) and is read back into the JSON report
  * (`findings[].evidence`), the JUnit failure body, the bug reports and coverage.html.
@@ -8,9 +8,7 @@
  * (docs/interpretations.md §61). Nothing is dropped silently: an entry cap is reported as a count.
  */
 
-export const TRANSCRIPT_MEDIA_TYPE = 'application/x-ndjson';
-/** The target as it identified itself (its handshake_ack), attached once per run. */
-export const TARGET_MEDIA_TYPE = 'application/vnd.cgp.target+json';
+export { TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from './attachments.js';
 
 /** Bytes of one line kept in evidence; longer lines are clipped and say by how much. */
 export const EVIDENCE_LINE_LIMIT = 4_096;

@@ -10,7 +10,7 @@
 //   value — a bracket scanner gives up as soon as the top-level value has closed and more follows, or a line
 //   ends inside a string — and at the end the held text is JSON.parsed whole, exactly as before.
 import { createReadStream } from 'node:fs';
-import { LineSplitter } from './line-splitter.js';
+import { FileLineSplitter } from './file-line-splitter.js';
 
 export interface MessageItem {
   /** Where the item sits in its source: `file:line` for NDJSON, `file#/index` for an array. */
@@ -158,7 +158,7 @@ export async function readMessages(
     if (stats && held.length > stats.maxHeldLines) stats.maxHeldLines = held.length;
   };
 
-  const splitter = new LineSplitter((n, text) => {
+  const splitter = new FileLineSplitter((n, text) => {
     switch (phase) {
       case 'ndjson':
         ndjsonLine(n, text);

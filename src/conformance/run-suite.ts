@@ -15,7 +15,7 @@
  * Runs in one process are sequential (the suite runtime is a per-process singleton); cucumber's support
  * library is loaded once and reused across runs.
  */
-// first: in place before cucumber loads cucumber-expressions (step matching without regexp-tree, issue 14)
+// first: in place before cucumber loads cucumber-expressions (step matching without regexp-tree)
 import './native-match-indices.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -61,7 +61,7 @@ export interface RunSuiteOptions {
   runIfNeverAnswered?: boolean;
   /**
    * Which step definitions to load: 'all' (default) or only this side's ('side': what a process that runs
-   * one suite does — issue 14). Step modules run once per process, so a process that ran one side with
+   * one suite does). Step modules run once per process, so a process that ran one side with
    * 'side' cannot run the other side afterwards (runSuite says so instead of running without its steps).
    */
   steps?: 'all' | 'side';
@@ -76,7 +76,7 @@ export interface RunSuiteResult {
   success: boolean;
   /** False when the suite did not run (the target never answered). */
   ran: boolean;
-  /** The target never answered the handshake at all (DESIGN exit code 3). */
+  /** The target never answered the handshake at all (exit code 3, docs/architecture.md "Exit codes"). */
   neverAnswered: boolean;
   /** Why, when it never answered. */
   reason?: string;
@@ -89,7 +89,7 @@ export interface RunSuiteResult {
 let support: { key: string; side: 'provider' | 'host' | 'all'; library: ISupportCodeLibrary } | undefined;
 
 /**
- * The step definitions a side needs (issue 14: a provider run loads no host code, and the reverse):
+ * The step definitions a side needs (a provider run loads no host code, and the reverse):
  * compiled when this module is compiled, TypeScript when it runs under tsx.
  */
 const SUPPORT: Record<'provider' | 'host' | 'all', string[]> = {
@@ -207,7 +207,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
   const runtime = new SuiteRuntime(config, runId);
 
-  // Issue 14: everything that waits on the target starts now and overlaps the loading of the step
+  // Everything that waits on the target starts now and overlaps the loading of the step
   // definitions: the preflight (connect + handshake once; that connection becomes the shared one) and the
   // fresh connections the selected scenarios will open.
   const preflight = (async () => {
@@ -257,7 +257,7 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const root = findPackageRoot();
   const config = resolveSuiteConfig({ ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
   const paths = outputPaths(opts);
-  // loaded here: a provider run never loads the host suite's code (issue 14)
+  // loaded here: a provider run never loads the host suite's code
   const fromEnv = (await import('./host/runtime.js')).hostParametersFromEnv();
   const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
   const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);

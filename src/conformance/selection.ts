@@ -43,7 +43,7 @@ export async function selectScenarios(sources: ISourcesCoordinates, environment:
 }
 
 /**
- * How many selected scenarios open each kind of fresh connection (issue 14: they are started ahead, all at
+ * How many selected scenarios open each kind of fresh connection (they are started ahead, all at
  * once). Read from the feature text: the Given steps between the scenario's header (the nearest Scenario
  * line above its pickle's line) and the next Scenario, Examples or Rule line. `uri` is relative to `cwd`.
  */

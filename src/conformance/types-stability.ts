@@ -22,6 +22,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { violation, type Finding } from '../protocol/findings.js';
+import { isJsonObject } from '../util/json.js';
 
 type Schema = Record<string, unknown> | boolean;
 
@@ -41,27 +42,23 @@ export interface SchemaInventory {
   fields: InventoryField[];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 class SchemaDoc {
   constructor(
     readonly file: string,
     readonly root: Record<string, unknown>,
   ) {}
 
-  /** Follow same-document $refs (DESIGN 10) to the schema they name. */
+  /** Follow same-document $refs (docs/interpretations.md §10) to the schema they name. */
   resolve(schema: Schema, trail: string[] = []): { schema: Schema; refs: string[] } {
     let current = schema;
     const refs = [...trail];
-    while (isObject(current) && typeof current.$ref === 'string') {
+    while (isJsonObject(current) && typeof current.$ref === 'string') {
       const ref = current.$ref;
       if (!ref.startsWith('#/')) throw new Error(`${this.file}: only same-document $refs are supported, got ${ref}`);
       if (refs.includes(ref)) break;
       refs.push(ref);
       let target: unknown = this.root;
-      for (const part of ref.slice(2).split('/')) target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+      for (const part of ref.slice(2).split('/')) target = isJsonObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
       if (target === undefined) throw new Error(`${this.file}: unresolvable $ref ${ref}`);
       current = target as Schema;
     }
@@ -73,7 +70,7 @@ class SchemaDoc {
 function typeOf(doc: SchemaDoc, schema: Schema, depth = 0): string {
   if (depth > 20) return 'any';
   const { schema: s } = doc.resolve(schema);
-  if (s === true || !isObject(s)) return 'any';
+  if (s === true || !isJsonObject(s)) return 'any';
   if ('const' in s) return `const:${JSON.stringify(s.const)}`;
   const branches = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as Schema[] | undefined;
   let types: string[];
@@ -92,7 +89,7 @@ function typeOf(doc: SchemaDoc, schema: Schema, depth = 0): string {
 function enumOf(doc: SchemaDoc, schema: Schema, depth = 0): string[] | undefined {
   if (depth > 20) return undefined;
   const { schema: s } = doc.resolve(schema);
-  if (!isObject(s)) return undefined;
+  if (!isJsonObject(s)) return undefined;
   if (Array.isArray(s.enum)) return s.enum.map((v) => String(v)).sort();
   if (Array.isArray(s.allOf)) {
     for (const b of s.allOf as Schema[]) {
@@ -108,11 +105,11 @@ function propertiesOf(doc: SchemaDoc, schema: Schema, depth = 0): Map<string, Sc
   const out = new Map<string, Schema>();
   if (depth > 20) return out;
   const { schema: s } = doc.resolve(schema);
-  if (!isObject(s)) return out;
+  if (!isJsonObject(s)) return out;
   if (Array.isArray(s.allOf)) {
     for (const b of s.allOf as Schema[]) for (const [k, v] of propertiesOf(doc, b, depth + 1)) if (v !== true && !out.has(k)) out.set(k, v);
   }
-  if (isObject(s.properties)) {
+  if (isJsonObject(s.properties)) {
     // a `true` property schema only re-states a member (e.g. a conditional `required`); keep a real one
     for (const [k, v] of Object.entries(s.properties)) if (v !== true || !out.has(k)) out.set(k, v as Schema);
   }
@@ -123,10 +120,10 @@ function propertiesOf(doc: SchemaDoc, schema: Schema, depth = 0): Map<string, Sc
 function nestedObjects(doc: SchemaDoc, schema: Schema, path: string, depth = 0): Array<{ schema: Schema; path: string }> {
   if (depth > 20) return [];
   const { schema: s } = doc.resolve(schema);
-  if (!isObject(s)) return [];
+  if (!isJsonObject(s)) return [];
   const out: Array<{ schema: Schema; path: string }> = [];
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
-  if (types.includes('object') || isObject(s.properties) || (Array.isArray(s.allOf) && propertiesOf(doc, s).size > 0)) out.push({ schema: s, path });
+  if (types.includes('object') || isJsonObject(s.properties) || (Array.isArray(s.allOf) && propertiesOf(doc, s).size > 0)) out.push({ schema: s, path });
   if (types.includes('array') && s.items !== undefined) out.push(...nestedObjects(doc, s.items as Schema, `${path}[]`, depth + 1));
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(s[key])) for (const b of s[key] as Schema[]) out.push(...nestedObjects(doc, b, path, depth + 1));
@@ -154,7 +151,7 @@ function rootName(doc: SchemaDoc, branch: Schema, prefix: string, index: number)
   for (const discriminator of ['type', 'record_kind']) {
     const p = props.get(discriminator);
     const { schema } = p === undefined ? { schema: undefined } : doc.resolve(p);
-    if (isObject(schema) && typeof schema.const === 'string') return `${prefix}${schema.const}`;
+    if (isJsonObject(schema) && typeof schema.const === 'string') return `${prefix}${schema.const}`;
   }
   const { refs } = doc.resolve(branch);
   return `${prefix}${refs.at(-1)?.split('/').pop() ?? `branch${index}`}`;

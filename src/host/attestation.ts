@@ -43,15 +43,12 @@ import {
 } from '../attest/index.js';
 import { violation, warning, type Finding } from '../protocol/findings.js';
 import type { AttestationVerdict, FrameEvidence, ProviderDescriptor, ReceivedFrame } from './types.js';
+import { isJsonObject } from '../util/json.js';
 
 /** A host trust store: attester keys resolved by key_id, replacing what the handshake published. */
 export type TrustStore = readonly AttesterKey[];
 
 const EMBEDDED_MEMBERS = ['attestation', 'attestations'];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The keys an answer from `provider` is verified with: the trust store when given, else the ack's. */
 export function keysFor(provider: ProviderDescriptor, trustStore?: TrustStore): readonly AttesterKey[] {
@@ -83,7 +80,7 @@ interface RetainedProof {
  */
 function proofsFor(providerId: string, frames: readonly CommittedFrame[], result: ContextQueryResult): Map<number, RetainedProof> {
   const out = new Map<number, RetainedProof>();
-  const signedRoot = isObject(result.result_attestation) ? parseDigest(result.result_attestation.signed_commitment) : undefined;
+  const signedRoot = isJsonObject(result.result_attestation) ? parseDigest(result.result_attestation.signed_commitment) : undefined;
   if (signedRoot === undefined) return out;
   let leaves;
   try {
@@ -104,7 +101,7 @@ function proofsFor(providerId: string, frames: readonly CommittedFrame[], result
   const commitmentAt = new Map(leaves.map((leaf) => [leaf.inputIndex, leaf.commitment]));
   const entries = Array.isArray(result.frame_attestations) ? result.frame_attestations : [];
   for (const entry of entries as unknown[]) {
-    if (!isObject(entry) || !isObject(entry.frame) || entry.inclusion_proof === undefined) continue;
+    if (!isJsonObject(entry) || !isJsonObject(entry.frame) || entry.inclusion_proof === undefined) continue;
     const named = entry.frame as { provider_id?: unknown; frame_id?: unknown; content_digest?: unknown };
     if (typeof named.provider_id !== 'string' || typeof named.frame_id !== 'string') continue;
     const key = frameKey({
@@ -172,13 +169,13 @@ export function attachEvidenceDetailed(
 ): AnswerEvidence {
   const providerId = provider.name;
   const keys = keysFor(provider, trustStore);
-  const resultFrames: readonly CommittedFrame[] = isObject(result) && Array.isArray(result.frames) ? result.frames : [];
+  const resultFrames: readonly CommittedFrame[] = isJsonObject(result) && Array.isArray(result.frames) ? result.frames : [];
   const verification = safeVerify(providerId, resultFrames, result, keys);
   const proofs = verification instanceof Error ? new Map<number, RetainedProof>() : proofsFor(providerId, resultFrames, result);
-  const rootAttestation = isObject(result?.result_attestation) ? (result.result_attestation as ProvenanceAttestation) : undefined;
+  const rootAttestation = isJsonObject(result?.result_attestation) ? (result.result_attestation as ProvenanceAttestation) : undefined;
 
   for (const received of frames) {
-    const embedded = EMBEDDED_MEMBERS.filter((m) => isObject(received.frame) && (received.frame as unknown as Record<string, unknown>)[m] !== undefined);
+    const embedded = EMBEDDED_MEMBERS.filter((m) => isJsonObject(received.frame) && (received.frame as unknown as Record<string, unknown>)[m] !== undefined);
     const note = embedded.length > 0 ? [`an attestation member inside the frame (${embedded.join(', ')}) is ignored (F6)`] : [];
     let evidence: FrameEvidence;
     if (verification instanceof Error) {

@@ -7,7 +7,7 @@
 //   C5 egress:false + off-machine scope → ScopeContradiction
 //   interop schema         → HandshakeFailed (S2-wire-shape)
 // The reference host checks only the version; H2, C5 and the representation/resolve consistency are the
-// stronger checks host-facts §1.4 asks for. A representations ⇒ resolve inconsistency
+// stronger checks the public reference host lacks. A representations ⇒ resolve inconsistency
 // (S6.4.1-resolve-declared) is recorded as a finding, not a refusal: the host can still use the provider.
 import type { HandshakeAckEnvelope } from '../../generated/types/index.js';
 import { checkHandshakeAck } from '../protocol/envelope-checks.js';

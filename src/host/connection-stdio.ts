@@ -8,7 +8,7 @@
 //   by id. A frames/error carrying an unknown or no id while requests are pending is an H4 violation:
 //   every pending request fails at once with CorrelationMismatch (the reply cannot be attributed, so no
 //   request is left waiting for the timeout). Late replies to timed-out ids are dropped.
-// - verify stays lock-step among verifies (DESIGN decision 4): it is sent with an id to a correlating
+// - verify stays lock-step among verifies (docs/interpretations.md §4): it is sent with an id to a correlating
 //   provider; a `verified` without an id is still accepted as the answer to the one verify in flight
 //   (a warning, S9-verify-correlation); a wrong id fails H4.
 // - An unknown envelope type is never fatal (S2.1-unknown-type): a notification (no id, no payload) is
@@ -317,7 +317,7 @@ export class StdioChannel implements Channel {
     }
     // An id-less exchange on a correlating connection (lock-step by the caller's choice) takes the reply.
     if (this.#slot && (id === undefined || id === null)) return this.#routeLockstep(env);
-    // DESIGN decision 4: a verified without an id still answers the one verify in flight (a warning).
+    // docs/interpretations.md §4: a verified without an id still answers the one verify in flight (a warning).
     if (env.type === 'verified' && (id === undefined || id === null) && this.#verifyId !== undefined) {
       const p = this.#pending.get(this.#verifyId);
       if (p) {

@@ -5,7 +5,7 @@
 // return a ProviderConnection. Any refusal closes what was opened (the child's process group is killed).
 //
 // Identity: the FrameId provider_id of everything this provider serves is its handshake provider.name
-// (DESIGN decision 2). The routing id is host-local bookkeeping: the user's alias when one was given,
+// (docs/interpretations.md §2). The routing id is host-local bookkeeping: the user's alias when one was given,
 // otherwise the name. The host refuses a second provider with the same name unless it is aliased
 // (host.ts); aliased or not, FrameIds still carry the declared name, so two same-named providers produce
 // identical provider_ids and the host keeps their frames apart by routing id (ReceivedFrame.providerRoutingId).
@@ -38,7 +38,7 @@ import { CapabilityMissing, MalformedReply, ProviderError, TransportFailure } fr
 import { checkHttpTarget, effectiveEgress, type LogSink } from './http-security.js';
 import type { ProviderDescriptor } from './types.js';
 
-/** Host library defaults (DESIGN decision 12: the library's request bound is 30 s; the suite uses 10 s). */
+/** Host library defaults (docs/interpretations.md §12: the library's request bound is 30 s; the suite uses 10 s). */
 export const HOST_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const HOST_REQUEST_TIMEOUT_MS = 30_000;
 export const HOST_SHUTDOWN_GRACE_MS = 2_000;
@@ -195,7 +195,7 @@ export class ProviderConnection {
 
   /**
    * verify (§9): identities only (V1). Only to a provider that declared capabilities.verify. Lock-step among
-   * verifies; carries an id only to a correlation-declaring provider (DESIGN decision 4).
+   * verifies; carries an id only to a correlation-declaring provider (docs/interpretations.md §4).
    */
   async verify(frames: FrameId[], opts: { timeoutMs?: number } = {}): Promise<VerifyResponse> {
     if (this.descriptor.ack.capabilities.verify !== true) throw new CapabilityMissing('verify', { routingId: this.routingId });

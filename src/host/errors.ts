@@ -6,6 +6,7 @@
 // C8: no class here ever takes a credential, a header or a URL with userinfo. Transport errors are wrapped
 // after the transport has scrubbed them, and the host scrubs every surfaced error once more (host.ts).
 import { effectiveCode, isRetryable, type BaseErrorCode } from '../protocol/error-codes.js';
+import { clip } from '../transport/errors.js';
 
 export type HostErrorCode =
   | 'version_mismatch'
@@ -101,7 +102,7 @@ export class ProviderCrashed extends HostError {
 
 export type TimeoutPhase = 'handshake' | 'query' | 'verify' | 'shutdown';
 
-/** A bounded wait expired (DESIGN decision 12: every expiry is a named failure). */
+/** A bounded wait expired (docs/interpretations.md §12: every expiry is a named failure). */
 export class ProviderTimeout extends HostError {
   readonly phase: TimeoutPhase;
   readonly timeoutMs: number;
@@ -192,7 +193,7 @@ export class InsecureTransport extends HostError {
 
 /**
  * Two connected providers declare the same provider.name. FrameId.provider_id is provider.name everywhere
- * (DESIGN decision 2), so without an explicit alias (a distinct routing id) the host could not keep their
+ * (docs/interpretations.md §2), so without an explicit alias (a distinct routing id) the host could not keep their
  * frames apart in its own bookkeeping.
  */
 export class DuplicateProviderName extends HostError {
@@ -306,8 +307,4 @@ export class LedgerCorrupt extends HostError {
     this.line = line;
     this.reason = reason;
   }
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

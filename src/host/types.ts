@@ -1,7 +1,7 @@
 // Shared shapes of the reference host (src/host). Contracts between its parts:
 // connect/fan-out (who asked whom), budget audit + composition (what reaches the prompt),
 // verify/reuse, attestation, usage and attribution. All frame identity is the FrameId triple
-// (provider.name, frame.id, content_digest) — DESIGN decision 2, A1.
+// (provider.name, frame.id, content_digest) — docs/interpretations.md §2, A1.
 import type {
   ContextFrame,
   ContextQuery,
@@ -19,7 +19,7 @@ export type TransportKind = 'stdio' | 'http';
 export interface ProviderDescriptor {
   /** Host-local routing id (bookkeeping only — never on the wire, never in a FrameId). */
   routingId: string;
-  /** handshake provider.name: the provider_id of every FrameId it serves (DESIGN #2, §6.5.2). */
+  /** handshake provider.name: the provider_id of every FrameId it serves (docs/interpretations.md §2, §6.5.2). */
   name: string;
   version: string;
   ack: HandshakeAckEnvelope;

@@ -12,7 +12,7 @@
  *    liars); under `onB3Mismatch: 'report'` the declared value is kept beside it as
  *    `declared_token_cost`, and the bill stays the byte-exact cost (§7.3: "the number a
  *    customer is billed is the number the frames actually cost").
- *  - provider_id = the provider's handshake name (DESIGN #2); answers sharing a name are merged.
+ *  - provider_id = the provider's handshake name (docs/interpretations.md §2); answers sharing a name are merged.
  *  - budget_consumed = Σ providers' token_cost = Σ every served frame's token_cost.
  *  - budget_requested = `budgetRequested` if given, else the composed prompt's budgetTokens,
  *    else the largest max_tokens among the answers' queries.

@@ -20,7 +20,7 @@
  *   a provider declaring verify (V2), a malformed replacement digest (V4), a verdict for an identity
  *   never asked (V2, warning: the echo was not the identity asked, so that identity is unanswered),
  *   a verified reply echoing a different correlation id (H4) or none (S9-verify-correlation,
- *   warning — DESIGN 4), a reply that is not the verified shape (S2-wire-shape).
+ *   warning — docs/interpretations.md §4), a reply that is not the verified shape (S2-wire-shape).
  *
  * The partition is total: |retained| + |dropped| = |held|; `requery` lists the dropped frames
  * worth asking for again (everything but `gone` and frames of another provider).
@@ -34,6 +34,7 @@ import { isWellFormedDigest } from '../protocol/digest.js';
 import { violation, warning, type Finding } from '../protocol/findings.js';
 import { frameIdKey } from '../protocol/identity.js';
 import type { ProviderDescriptor, ReceivedFrame } from './types.js';
+import { isJsonObject } from '../util/json.js';
 
 /** Sends one verify request (with `id` when given) and resolves with the provider's reply. */
 export type VerifySend = (request: VerifyRequest, id?: string) => Promise<VerifiedEnvelope | ErrorEnvelope>;
@@ -96,10 +97,6 @@ const REQUERY_EXEMPT: readonly DropReason[] = ['gone', 'foreign-provider'];
 
 let verifyCounter = 0;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function show(value: unknown): string {
   const text = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -114,7 +111,7 @@ function identityOnly(id: FrameId): FrameId {
 
 /** The identity a verdict names, or undefined when it names none. */
 function verdictIdentity(frame: unknown): FrameId | undefined {
-  if (!isObject(frame) || typeof frame.provider_id !== 'string' || typeof frame.frame_id !== 'string') return undefined;
+  if (!isJsonObject(frame) || typeof frame.provider_id !== 'string' || typeof frame.frame_id !== 'string') return undefined;
   const digest = frame.content_digest;
   if (digest !== undefined && digest !== null && typeof digest !== 'string') return undefined;
   const id: FrameId = { provider_id: frame.provider_id, frame_id: frame.frame_id };
@@ -153,7 +150,7 @@ interface Resolution {
 export async function verifyHeld(held: readonly ReceivedFrame[], send: VerifySend, options: VerifyHeldOptions): Promise<VerifyOutcome> {
   const { provider } = options;
   const providerName = provider.name;
-  const capabilities = isObject(provider.ack?.capabilities) ? provider.ack.capabilities : undefined;
+  const capabilities = isJsonObject(provider.ack?.capabilities) ? provider.ack.capabilities : undefined;
   const declaresVerify = capabilities?.verify === true;
   const declaresCorrelation = capabilities?.correlation === true;
 
@@ -224,8 +221,8 @@ async function partition(
     return failAll(`${detail}; nothing reused`);
   }
 
-  if (!isObject(reply) || reply.type !== 'verified') {
-    const what = isObject(reply) && reply.type === 'error' ? `error ${show(reply.code)}: ${show(reply.message)}` : `${show(isObject(reply) ? reply.type : reply)}`;
+  if (!isJsonObject(reply) || reply.type !== 'verified') {
+    const what = isJsonObject(reply) && reply.type === 'error' ? `error ${show(reply.code)}: ${show(reply.message)}` : `${show(isJsonObject(reply) ? reply.type : reply)}`;
     outcome.findings.push(violation('V2', '/type', `provider ${show(providerName)} declares verify but answered verify with ${what}, not verified`));
     return failAll(`verify answered with ${what}; nothing reused`);
   }
@@ -237,7 +234,7 @@ async function partition(
       return failAll(`verified reply answers id ${show(reply.id)}, not ${show(correlationId)}; nothing reused`);
     }
   }
-  const verdicts = isObject(reply.response) ? reply.response.verdicts : undefined;
+  const verdicts = isJsonObject(reply.response) ? reply.response.verdicts : undefined;
   if (!Array.isArray(verdicts)) {
     outcome.findings.push(violation('S2-wire-shape', '/response/verdicts', `verified reply has response.verdicts ${show(verdicts)}; required an array`));
     return failAll('verified reply carries no verdicts array; nothing reused');
@@ -247,9 +244,9 @@ async function partition(
   const resolved = new Map<string, Resolution>();
   verdicts.forEach((raw: unknown, index) => {
     const at = `/response/verdicts/${index}`;
-    const identity = isObject(raw) ? verdictIdentity(raw.frame) : undefined;
-    if (!isObject(raw) || identity === undefined) {
-      outcome.findings.push(violation('S2-wire-shape', `${at}/frame`, `verdict names no frame identity (${show(isObject(raw) ? raw.frame : raw)}); ignored`));
+    const identity = isJsonObject(raw) ? verdictIdentity(raw.frame) : undefined;
+    if (!isJsonObject(raw) || identity === undefined) {
+      outcome.findings.push(violation('S2-wire-shape', `${at}/frame`, `verdict names no frame identity (${show(isJsonObject(raw) ? raw.frame : raw)}); ignored`));
       return;
     }
     const key = frameIdKey(identity);

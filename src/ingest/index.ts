@@ -1,4 +1,4 @@
-/** Prompt ingestion (seed PR #44): a paste → goal + anchors + compact, content-addressed frames. */
+/** Prompt ingestion (docs/interpretations.md §40–§49): a paste → goal + anchors + compact, content-addressed frames. */
 export { ingest, IngestInputError, type Attachment, type Became, type IngestInput, type IngestResult, type ReportEntry } from './ingest.js';
 export { IngestStore, type ServeOptions, type Verdict } from './store.js';
 export { createIngestProvider, type IngestProvider, type IngestProviderOptions, type IngestReply } from './provider.js';

@@ -4,18 +4,9 @@
  * a host that went away (EPIPE) ends the session quietly.
  */
 import type { Readable, Writable } from 'node:stream';
-import { serveStdio } from '../transport/stdio-server.js';
+import { isPeerGone, serveStdio, writeText } from '../transport/stdio-server.js';
 import { createIngestProvider } from './provider.js';
 import type { IngestStore } from './store.js';
-
-function write(output: Writable, text: string): Promise<void> {
-  return new Promise((resolve, reject) => output.write(text, (err) => (err ? reject(err) : resolve())));
-}
-
-function isPeerGone(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
-}
 
 export async function serveIngestStdio(store: IngestStore, io: { input?: Readable; output?: Writable } = {}): Promise<number> {
   const output = io.output ?? process.stdout;
@@ -26,7 +17,7 @@ export async function serveIngestStdio(store: IngestStore, io: { input?: Readabl
     async (line) => {
       const reply = provider.handle(line);
       try {
-        for (const text of reply.lines) await write(output, `${text}\n`);
+        for (const text of reply.lines) await writeText(output, `${text}\n`);
       } catch (err) {
         if (!isPeerGone(err)) throw err;
         return 'exit';

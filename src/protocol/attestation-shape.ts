@@ -8,11 +8,11 @@
  */
 import { isWellFormedDigest } from './digest.js';
 import { violation, WIRE_SHAPE, type Finding } from './findings.js';
-import { pointerJoin } from './json-pointer.js';
+import { pointerJoin } from '../util/json-pointer.js';
 import { describeValue, hasValue, isJsonObject, isNonBlankString, jsonTypeOf } from './json-value.js';
 
 export interface AttestationShapeOptions {
-  /** The provider's handshake provider.name: the provider_id every entry must carry (DESIGN 2). */
+  /** The provider's handshake provider.name: the provider_id every entry must carry (docs/interpretations.md §2). */
   providerName?: string;
 }
 

@@ -6,7 +6,7 @@
 import { isWellFormedDigest } from './digest.js';
 import { violation, warning, WIRE_SHAPE, type Finding } from './findings.js';
 import { isFingerprint } from './fingerprint.js';
-import { pointerJoin } from './json-pointer.js';
+import { pointerJoin } from '../util/json-pointer.js';
 import { describeValue, hasValue, isJsonObject, isNonBlankString, jsonTypeOf, type JsonObject } from './json-value.js';
 import { classifyName } from './namespaced-name.js';
 import { checkResult, type ResultCheckOptions } from './result-checks.js';

@@ -5,7 +5,7 @@
  */
 import { isWellFormedDigest, sha256Digest } from './digest.js';
 import { violation, warning, WIRE_SHAPE, type Finding } from './findings.js';
-import { pointerJoin } from './json-pointer.js';
+import { pointerJoin } from '../util/json-pointer.js';
 import { describeValue, hasMember, hasValue, isJsonObject, isNonBlankString, jsonTypeOf, type JsonObject } from './json-value.js';
 import { classifyName } from './namespaced-name.js';
 import { isProtocolTimestamp } from './timestamp.js';
@@ -104,7 +104,7 @@ function checkProvenance(frame: JsonObject, label: string, at: At): Finding[] {
 
 // D1: content_digest, when present, MUST match sha256:<64 lowercase hex>.
 // S6.3-content-digest (warning, never D1/D2): a well-formed digest that is not the SHA-256 of
-// the inline content bytes (§6.3 defines it so; the spec calls the value opaque — DESIGN 3).
+// the inline content bytes (§6.3 defines it so; the spec calls the value opaque — docs/interpretations.md §3).
 function checkContentDigest(frame: JsonObject, label: string, at: At): Finding[] {
   if (!hasValue(frame, 'content_digest')) return [];
   const digest = frame.content_digest;

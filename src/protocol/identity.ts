@@ -1,6 +1,6 @@
 /**
  * Frame identity (§6.3, D1–D4, A1): the triple (provider id, frame id, content_digest).
- * `provider_id` is the provider's handshake `provider.name` everywhere (DESIGN decision 2).
+ * `provider_id` is the provider's handshake `provider.name` everywhere (docs/interpretations.md §2).
  * `content_digest` may be absent (D3: such a frame cannot be reused unchecked).
  */
 import type { FrameId } from '../../generated/types/index.js';

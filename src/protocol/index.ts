@@ -1,6 +1,6 @@
 /** Public API of the protocol rules (pure functions; no I/O). */
 export { WIRE_SHAPE, violation, warning, hasErrors, type Finding, type Severity } from './findings.js';
-export { escapePointerToken, pointerJoin } from './json-pointer.js';
+export { escapePointerToken, pointerJoin } from '../util/json-pointer.js';
 export { isJsonObject, describeValue, jsonTypeOf, type JsonObject } from './json-value.js';
 export { FRAME_KINDS, REPRESENTATIONS, VERDICT_STATUSES, BASE_EGRESS_SCOPES, BASE_ERROR_CODES, BASE_RELS } from './vocabulary.js';
 export { ENVELOPE_TYPES, isKnownEnvelopeType, type EnvelopeType } from './envelope-types.js';

@@ -3,12 +3,9 @@
  * Checks run on raw wire input, so every member read goes through these.
  */
 
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../util/json.js';
 
-/** A JSON object (not null, not an array). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject, type JsonObject } from '../util/json.js';
 
 /** The member is present as a key (any value, null included). */
 export function hasMember(obj: JsonObject, key: string): boolean {

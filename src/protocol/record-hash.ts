@@ -10,7 +10,7 @@
 import canonicalize from 'canonicalize';
 import { isWellFormedDigest, sha256Digest } from './digest.js';
 import { violation, type Finding } from './findings.js';
-import { pointerJoin } from './json-pointer.js';
+import { pointerJoin } from '../util/json-pointer.js';
 import { describeValue, isJsonObject, jsonTypeOf } from './json-value.js';
 
 export const RECORD_HASH_RULE = 'LH1';

@@ -7,7 +7,7 @@
 import { checkAttestationShape } from './attestation-shape.js';
 import { violation, warning, WIRE_SHAPE, type Finding } from './findings.js';
 import { checkFrame, frameLabel } from './frame-checks.js';
-import { pointerJoin } from './json-pointer.js';
+import { pointerJoin } from '../util/json-pointer.js';
 import { describeValue, isJsonObject, jsonTypeOf } from './json-value.js';
 import { compareProtocolTimestamps, isProtocolTimestamp } from './timestamp.js';
 

@@ -6,7 +6,7 @@
  *
  * The major family is the substring up to (not including) the first `.`; two versions
  * interoperate iff they share a major family. We send PROTOCOL_VERSION and accept any
- * `contextgraph/1.x[-draft]` (DESIGN decision 1).
+ * `contextgraph/1.x[-draft]` (docs/interpretations.md §1).
  */
 
 export const PROTOCOL_VERSION = 'contextgraph/1.0';

@@ -53,7 +53,7 @@ const FALLBACK_ISSUED_AT = '2026-01-01T00:00:00Z';
 
 /** How the provider signs: key, attester, timestamp. One per provider instance. */
 export interface ProviderSigning {
-  /** FrameId.provider_id and commitment provider id: the handshake provider.name (DESIGN 2). */
+  /** FrameId.provider_id and commitment provider id: the handshake provider.name (docs/interpretations.md §2). */
   providerId: string;
   key: SigningKey;
   /** The public half, as published in handshake_ack.attester_keys. */

@@ -1,5 +1,5 @@
 /**
- * The misbehaviour manifest (DESIGN "Misbehaviour manifest"): ONE table read both by the bundled
+ * The misbehaviour manifest (docs/architecture.md "Misbehaviour manifest"): ONE table read both by the bundled
  * provider's `--misbehave <mode>` and by the red team. Each entry names the anchors (H1…A3) or
  * unanchored rule ids (S2.1-no-newline, S6.3-content-digest, …) the mode breaks; the red team runs
  * the scenarios tagged with those ids and requires each id to be reported failed (MUST) or warning
@@ -18,7 +18,7 @@ export interface Misbehaviour {
   breaks: readonly string[];
   /** Host-side ids this conformant provider behaviour is a fixture for (the host suite uses it). */
   exercises?: readonly string[];
-  /** Why no normative id can be named (DESIGN: a behaviour with no normative basis is no finding). */
+  /** Why no normative id can be named (docs/architecture.md "Rule catalogue": a behaviour with no normative basis is no finding). */
   unbacked?: string;
   /** Ids whose scenarios the red team also runs for this mode: the defect shows only in their replies. */
   alsoRuns?: readonly string[];

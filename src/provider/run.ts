@@ -4,7 +4,7 @@
  */
 import { isMisbehaviourMode, MISBEHAVIOUR_MODES } from './misbehaviours.js';
 import { createProvider } from './core.js';
-import { runStdioProvider, startHttpProvider } from './serve.js';
+import { runStdioProvider, startBundledHttpProvider } from './serve.js';
 
 export class UsageError extends Error {}
 
@@ -39,7 +39,7 @@ export async function runProvider(opts: RunOptions): Promise<number> {
   // stdio is one session per process, so S3-handshake-first is enforced there; HTTP is stateless.
   const provider = createProvider({ misbehave: opts.misbehave, root: opts.root, requireHandshake: port === undefined });
   if (port === undefined) return runStdioProvider({}, provider);
-  const running = await startHttpProvider({ port }, provider);
+  const running = await startBundledHttpProvider({ port }, provider);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   log(`example-docs${opts.misbehave ? ` (misbehave: ${opts.misbehave})` : ''} listening on ${running.handle.url}`);
   return running.done;

@@ -14,21 +14,12 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { serveHttp, type HttpServerHandle } from '../transport/http-server.js';
-import { serveStdio } from '../transport/stdio-server.js';
+import { isPeerGone, serveStdio, writeText } from '../transport/stdio-server.js';
 import { createProvider, type Provider, type ProviderOptions } from './core.js';
 
 export interface StdioProviderOptions extends ProviderOptions {
   input?: Readable;
   output?: Writable;
-}
-
-function write(output: Writable, text: string): Promise<void> {
-  return new Promise((resolve, reject) => output.write(text, (err) => (err ? reject(err) : resolve())));
-}
-
-function isPeerGone(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
 }
 
 /** A promise that never settles: the process stays up until it is killed. */
@@ -51,7 +42,7 @@ export async function runStdioProvider(opts: StdioProviderOptions = {}, provider
     async (line) => {
       const reply = await provider.handle(line);
       try {
-        for (const text of reply.lines) await write(output, `${text}\n`);
+        for (const text of reply.lines) await writeText(output, `${text}\n`);
       } catch (err) {
         if (!isPeerGone(err)) throw err;
         exitCode = 0; // nobody left to answer: tear down as on shutdown
@@ -89,7 +80,8 @@ export interface RunningHttpProvider {
 /** How long the server lets a 204 reach the client before it closes every connection. */
 const SHUTDOWN_FLUSH_MS = 25;
 
-export async function startHttpProvider(
+/** The bundled reference provider served over HTTP on loopback (the host suite's scripted HTTP peer is conformance/host/http-provider.ts). */
+export async function startBundledHttpProvider(
   opts: HttpProviderOptions = {},
   provider: Provider = createProvider(opts),
 ): Promise<RunningHttpProvider> {

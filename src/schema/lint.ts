@@ -8,13 +8,13 @@ import {
   INTEROP_KEYWORD,
   KNOWN_KEYWORDS,
   OPEN_KEYWORD,
-  escapePointerToken,
   isSchemaObject,
   resolvePointer,
   walkSchema,
   type JsonValue,
   type SchemaNode,
 } from './profile.js';
+import { escapePointerToken } from '../util/json-pointer.js';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 export const SCHEMA_ID_BASE = 'https://contextgraphprotocol.org/schema/v1/';

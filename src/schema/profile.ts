@@ -1,6 +1,6 @@
 /**
  * Schema profiles: the authoring-strict schemas in schema/*.schema.json are the single source; the INTEROP
- * profile is derived from them mechanically (DESIGN "Two schema profiles from one source").
+ * profile is derived from them mechanically (docs/architecture.md "Schema profiles").
  *
  * Derivation rules (applied to every subschema position, nothing else is touched, so every JSON pointer that
  * exists in the interop profile names the same subschema in the strict one):
@@ -14,6 +14,8 @@
  *      string, so that a foreign family reaches the H3 family check instead of failing the schema.
  * Everything else (patterns on digests and timestamps, P1–P3, F5, C5, bounds) is kept: those are wire rules.
  */
+
+import { escapePointerToken, pointerTokens } from '../util/json-pointer.js';
 
 /** Custom keywords our schemas use; registered with ajv (`addKeyword`) so that strict mode accepts them. */
 export const ANCHOR_KEYWORD = 'x-cgp-anchor';
@@ -56,22 +58,6 @@ export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
   'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples',
   ...CUSTOM_KEYWORDS,
 ]);
-
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-export function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** Split a JSON pointer ("" or "/a/b", optionally prefixed with "#") into unescaped tokens. */
-export function pointerTokens(pointer: string): string[] {
-  const p = pointer.startsWith('#') ? pointer.slice(1) : pointer;
-  if (p === '') return [];
-  if (!p.startsWith('/')) throw new Error(`not a JSON pointer: ${JSON.stringify(pointer)}`);
-  return p.slice(1).split('/').map(unescapePointerToken);
-}
 
 /** The value a JSON pointer names inside `doc`, or undefined when it names nothing. */
 export function resolvePointer(doc: unknown, pointer: string): unknown {

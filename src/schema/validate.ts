@@ -16,13 +16,13 @@ import { envelopeSchema, lifecycleSchema } from '../../generated/validators/docu
 import {
   ANCHOR_KEYWORD,
   deriveInterop,
-  escapePointerToken,
   isSchemaObject,
-  pointerTokens,
   resolvePointer,
   type SchemaNode,
   type SchemaProfile,
 } from './profile.js';
+import { escapePointerToken, pointerTokens } from '../util/json-pointer.js';
+import { isJsonObject } from '../util/json.js';
 
 export type { SchemaProfile } from './profile.js';
 
@@ -105,10 +105,6 @@ const RECORD_ROOT = String(STRICT_DOCUMENTS.lifecycle.title);
 export const DEF_NAMES: readonly string[] = Object.keys(VALIDATOR_TABLES.strict);
 
 /* ------------------------------------------------------------------------------------------------------ */
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function jsonType(v: unknown): string {
   if (v === null) return 'null';
@@ -328,7 +324,7 @@ function tagged(
   schemaKey: SchemaKey,
   unknownId: string,
 ): SchemaIssue[] {
-  if (!isPlainObject(value)) {
+  if (!isJsonObject(value)) {
     return [issue(WIRE_SHAPE_ID, '', 'type', `${jsonType(value)} ${preview(value)}`, `${what} to be a JSON object`, '#/type')];
   }
   const tag = value[member];

@@ -3,7 +3,7 @@
 // None of them ever carries request headers or credential material (C8): URLs are passed through
 // `redactUrl` before they reach a message.
 
-/** The default cap on one NDJSON line and on one HTTP body (DESIGN decision 12; reference host 16 MiB). */
+/** The default cap on one NDJSON line and on one HTTP body (docs/interpretations.md §12; reference host 16 MiB). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export type TransportErrorCode =

@@ -1,5 +1,5 @@
 // The HTTP binding, client side: one envelope POSTed as the request body, one envelope read back as the
-// response body (spec "Transport"; notes/host-facts §3.1). Every exchange is bounded by a total deadline.
+// response body (SPEC.md §2 "Transport bindings", as the public reference host does). Every exchange is bounded by a total deadline.
 //
 // C7: `http:` to a non-loopback host is refused in the constructor — before any DNS lookup or socket.
 // C8: the bearer credential only ever reaches the `authorization` header; errors name the URL (userinfo
@@ -25,7 +25,7 @@ import { decodeUtf8Strict, parseEnvelopeLine, type RawEnvelope } from './ndjson.
 import { Transcript, type TranscriptEntry } from './transcript.js';
 
 // node's HTTP stack loads on the first HTTP connection, not with this module: a process that only speaks
-// stdio (a host process per scenario over the host control protocol, issue 9) never pays for it.
+// stdio (a host process per scenario over the host control protocol) never pays for it.
 const requireBuiltin = createRequire(import.meta.url);
 let stacks: { http: typeof http; https: typeof https } | undefined;
 function httpStacks(): { http: typeof http; https: typeof https } {
@@ -83,7 +83,7 @@ export class HttpConnection {
   // the agent's pooled sockets hold the last request's raw header block — neither may surface in a log (C8).
   readonly #opts: HttpConnectionOptions;
   readonly #agent: http.Agent;
-  /** Start of the first request that timed out; later requests fail fast (DESIGN "Red team economics"). */
+  /** Start of the first request that timed out; later requests fail fast (docs/architecture.md "Red team economics"). */
   #stalledSince: number | null = null;
   #lastStatus: number | undefined;
 
@@ -114,7 +114,7 @@ export class HttpConnection {
 
   /**
    * POST these exact bytes as the body (no encoding, no checks): for deliberately malformed probes such as
-   * the fuzzer's (issue 13). Resolves and rejects like request().
+   * the fuzzer's. Resolves and rejects like request().
    */
   requestRaw(body: string | Uint8Array, timeoutMs = this.#opts.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS): Promise<RawEnvelope | null> {
     if (this.#stalledSince !== null && (this.#opts.failFastAfterTimeout ?? true)) {

@@ -1,4 +1,4 @@
-// Loopback detection (DESIGN decision 11) and the C7 URL gate.
+// Loopback detection (docs/interpretations.md §11) and the C7 URL gate.
 //
 // Loopback = `localhost` (ASCII case-insensitive), an IPv4 literal in 127.0.0.0/8, or the IPv6 literal ::1
 // (any spelling of it, brackets allowed). Everything else — names that merely start with "127.", IPv4-mapped

@@ -1,9 +1,9 @@
 // The stdio binding, client side: a provider child process spoken to over NDJSON pipes.
 //
-// Isolation follows the reference host (notes/host-facts §1.2): the environment is cleared except PATH and
+// Isolation follows the public reference host: the environment is cleared except PATH and
 // HOME, the child gets its own process group (detached ⇒ setsid), and teardown SIGKILLs the whole group.
 // Every read is bounded; once a read times out the connection is marked stalled and later reads fail fast
-// ("target unresponsive since …", DESIGN "Red team economics") instead of each waiting out its own timeout.
+// ("target unresponsive since …", docs/architecture.md "Red team economics") instead of each waiting out its own timeout.
 import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { ByteRing } from './byte-ring.js';
@@ -21,9 +21,10 @@ import {
   describeOutstanding,
 } from './errors.js';
 import { LineSplitter, encodeLine, parseEnvelopeLine, type EofMidLinePolicy, type LineItem, type RawEnvelope } from './ndjson.js';
+import { killGroup, registerGroup, unregisterGroup } from './process-group.js';
 import { Transcript, type TranscriptEntry } from './transcript.js';
 
-/** DESIGN decision 12 (suite values). */
+/** docs/interpretations.md §12 (suite values). */
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
@@ -96,41 +97,6 @@ export function minimalEnv(extra: Record<string, string> = {}): Record<string, s
     if (v !== undefined) env[k] = v;
   }
   return { ...env, ...extra };
-}
-
-// Safety net: children are detached (own process group), so they would outlive a harness that dies without
-// closing them. On process exit every still-registered group is SIGKILLed.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function registerGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const p of liveGroups) killGroup(p);
-    });
-    // A terminating signal skips 'exit' handlers: kill the groups first, then let the signal do what it would
-    // have done (re-raised once nobody else listens), so Ctrl-C or a CI timeout leaves no provider behind.
-    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-      const onSignal = (): void => {
-        for (const p of liveGroups) killGroup(p);
-        if (process.listenerCount(sig) === 1) {
-          process.removeListener(sig, onSignal);
-          process.kill(process.pid, sig);
-        }
-      };
-      process.on(sig, onSignal);
-    }
-  }
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ESRCH' && code !== 'EPERM') throw err;
-  }
 }
 
 export class StdioConnection {
@@ -392,7 +358,7 @@ export class StdioConnection {
   }
 
   /**
-   * The end of a session as evidence (issue 14: silence proven without a window). Send `shutdown`, end
+   * The end of a session as evidence (silence proven without a window). Send `shutdown`, end
    * stdin, and collect every item the child still writes until its stdout ends; past `graceMs`, kill its
    * process group and collect what it had written before. Nothing here depends on how fast the child is:
    * whatever it wrote in answer to earlier input is in hand afterwards, in order (envelopes, and each line
@@ -492,7 +458,7 @@ export class StdioConnection {
     this.child.stdin?.destroy();
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
-    liveGroups.delete(this.pid);
+    unregisterGroup(this.pid);
   }
 
   // ── internals ────────────────────────────────────────────────────────────────────────────────────────

@@ -9,6 +9,17 @@ import type { Readable, Writable } from 'node:stream';
 import { TransportError } from './errors.js';
 import { LineSplitter, encodeLine, type EofMidLinePolicy, type LineItem } from './ndjson.js';
 
+/** Write `text` to a stream, settling when it is flushed (or failed: EPIPE and the like reject). */
+export function writeText(output: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => output.write(text, (err) => (err ? reject(err) : resolve())));
+}
+
+/** The reader of our output went away (a closed pipe or socket): a serve loop ends quietly, not with a crash. */
+export function isPeerGone(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET';
+}
+
 export interface LineInfo {
   /** 1-based line number in the input stream. */
   line: number;

@@ -15,7 +15,7 @@ Before({ tags: '@host', name: 'host scenario setup' }, async function (this: Pro
 });
 
 After({ tags: '@host', name: 'host scenario teardown' }, async function (this: ProviderWorld) {
-  // Wire evidence (issue 10): every line the host under test sent to each scripted provider, as recorded
+  // Wire evidence (docs/interpretations.md §61): every line the host under test sent to each scripted provider, as recorded
   // by that provider (docs/interpretations.md §61: the host suite records no times).
   const entries: WireEntry[] = [];
   for (const p of this.hostScenario?.providers.values() ?? []) {

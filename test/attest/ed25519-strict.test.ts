@@ -293,7 +293,7 @@ describe('strict Ed25519 edge cases (own vectors)', () => {
   });
 });
 
-describe('signing by node crypto = the RFC 8032 signature of noble (issue 14 oracle)', () => {
+describe('signing by node crypto = the RFC 8032 signature of noble (oracle)', () => {
   it('gives the same signature bytes for random keys and messages of many lengths, and verifies strictly', () => {
     for (let i = 0; i < 64; i++) {
       const secret = createHash('sha256').update(`signing key ${i}`).digest('hex');
@@ -306,7 +306,7 @@ describe('signing by node crypto = the RFC 8032 signature of noble (issue 14 ora
   });
 });
 
-describe('rule 5 by node crypto = the noble cofactorless equation (issue 14 oracle)', () => {
+describe('rule 5 by node crypto = the noble cofactorless equation (oracle)', () => {
   it('agrees on random keys and messages, valid and corrupted signatures, and on every Wycheproof vector that passes rules 1–4', () => {
     let compared = 0;
     for (let i = 0; i < 48; i++) {

@@ -86,7 +86,7 @@ describe('verifyAttestation: distinct verdicts (§6.5.4)', () => {
     assert.equal(check(forged).verdict, 'bad-signature');
     const flipped = { ...good, signature: (good.signature[0] === '0' ? '1' : '0') + good.signature.slice(1) };
     assert.equal(check(flipped).verdict, 'bad-signature');
-    // a signature over the sha256: string instead of the raw 32 bytes is wrong (DESIGN 6)
+    // a signature over the sha256: string instead of the raw 32 bytes is wrong (docs/interpretations.md §6)
     const overString = signCommitment(new Uint8Array(32), KEY, ISSUED, PROVIDER);
     assert.equal(check({ ...good, signature: overString.signature }).verdict, 'bad-signature');
     // a small-order published key never verifies

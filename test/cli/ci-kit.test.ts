@@ -1,4 +1,4 @@
-// The CI kit and the JSON report as a user gets them (issue 10), through the real CLI: wire evidence on the B4
+// The CI kit and the JSON report as a user gets them (docs/interpretations.md §61–§65), through the real CLI: wire evidence on the B4
 // finding of ignore-max-frames, the JSON report valid against the published schema
 // (schema/report/cgp-conformance-report.schema.json), the bug report, the JUnit file, --strict, and the three
 // --baseline rules with their exit codes.

@@ -141,7 +141,7 @@ test('the installed bin runs (dist built by `prepare`, executable)', (t) => {
   assert.equal(list.status, 0, list.stderr);
 });
 
-// issue 12: a corpus of independent vectors is not one session — no cross-message check may correlate its lines.
+// A corpus of independent vectors is not one session — no cross-message check may correlate its lines.
 const CORPUS = [
   { type: 'handshake', protocol_version: 'contextgraph/1.0' },
   { type: 'handshake_ack', protocol_version: 'contextgraph/1.0', provider: { name: 'alpha', version: '1', data_flow: { reads: true, writes: false, egress: false } }, capabilities: { query: { kinds: ['doc'] } } },

@@ -1,4 +1,4 @@
-// Step matching with native match indices (src/conformance/native-match-indices.ts, issue 14): the stand-in
+// Step matching with native match indices (src/conformance/native-match-indices.ts): the stand-in
 // gives what the regexp-match-indices polyfill gives, on every step definition of both suites against every
 // step of the features, and a suite run uses it (regexp-tree is never loaded).
 import { test } from 'node:test';

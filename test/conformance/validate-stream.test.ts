@@ -1,4 +1,4 @@
-// `validate` streams NDJSON (issue 14): the streamed path gives the report the whole-file path gave, finding for
+// `validate` streams NDJSON: the streamed path gives the report the whole-file path gave, finding for
 // finding and byte for byte (text and JSON), whatever the chunking; and it holds bounded state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// `cgp-conformance fuzz` / `replay` (issue 13): the bundled provider survives ≥ 1000 hostile inputs (fixed seed,
+// `cgp-conformance fuzz` / `replay`: the bundled provider survives ≥ 1000 hostile inputs (fixed seed,
 // bounded time) over stdio and a few hundred over HTTP; crash-on-garbage and deaf-after-garbage are found,
 // shrunk to ≤ 3 lines, and the written transcript replays them (exit 1) but not against the honest provider (0).
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AREAS, fuzzCase, isShutdownLine, lineBytes, readTranscript, requestMemberPaths, runFuzz, type FuzzTarget } from '../../src/conformance/fuzz/index.js';
 import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
-import { startHttpProvider } from '../../src/provider/serve.js';
+import { startBundledHttpProvider } from '../../src/provider/serve.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();
@@ -56,7 +56,7 @@ describe('fuzz: the bundled provider', () => {
   });
 
   it('survives hostile bodies over HTTP: 0 findings', async () => {
-    const running = await startHttpProvider({ port: 0 });
+    const running = await startBundledHttpProvider({ port: 0 });
     try {
       const r = await runFuzz({ ...base, target: { kind: 'http', url: running.handle.url }, runs: 150, timeBudgetMs: 20_000, outDir: out() });
       assert.equal(r.finding, undefined, r.finding?.finding.message);

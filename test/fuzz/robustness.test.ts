@@ -1,4 +1,4 @@
-// Issue 13 items 3–6 at CI scale (the full figures come from `npm run fuzz`): the host and the suite against hostile
+// The robustness run (docs/interpretations.md §53–§56) at CI scale (the full figures come from `npm run fuzz`): the host and the suite against hostile
 // providers (named failures, bounded RSS, no orphans), R3 fence fuzz (0 breakouts in 10 000 cases), consent-ledger
 // SIGKILL and two-writer runs, and the C8 token scan of everything the tool writes.
 import assert from 'node:assert/strict';

@@ -76,7 +76,7 @@ test('a later cheaper frame still fits after an expensive one is refused (packer
   assert.deepEqual(dropped(c, 'over-budget'), ['a/huge']);
 });
 
-// ---- reference host fixture (host-facts §4.7)
+// ---- the public reference host's fixture
 
 test('audit fixture: duplicate, over-budget and cheap frames each get their reason', () => {
   const alpha = fixtureAnswer('alpha', [

@@ -2,7 +2,7 @@
 // correlation (S3.2, H4), unknown envelope types (S2.1), verify correlation (decision 4), shutdown.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { startHttpProvider } from '../../src/provider/serve.js';
+import { startBundledHttpProvider } from '../../src/provider/serve.js';
 import {
   CorrelationMismatch,
   DuplicateProviderName,
@@ -45,7 +45,7 @@ describe('connect: happy paths', () => {
   });
 
   it('HTTP (loopback): handshake, not egress, a query', async () => {
-    const server = await startHttpProvider({ port: 0 });
+    const server = await startBundledHttpProvider({ port: 0 });
     try {
       const host = newHost();
       const d = await host.connectHttp(server.handle.url);
@@ -141,7 +141,7 @@ describe('connect: handshake refusals', () => {
   });
 });
 
-describe('connect: identity and aliases (DESIGN decision 2)', () => {
+describe('connect: identity and aliases (docs/interpretations.md §2)', () => {
   it('a second provider with the same name is refused without an alias, accepted with one', async () => {
     const host = newHost();
     await host.connectStdio(...scripted({ name: 'twin' }));
@@ -274,7 +274,7 @@ describe('connect: unknown envelope types (S2.1-unknown-type)', () => {
   }
 });
 
-describe('connect: verify correlation (DESIGN decision 4)', () => {
+describe('connect: verify correlation (docs/interpretations.md §4)', () => {
   it('a verified reply without the id is accepted with an S9 warning', async () => {
     const host = newHost();
     await host.connectStdio(...scripted({ name: 'v', correlation: true, verify: true, verifiedId: 'omit' }));

@@ -1,4 +1,4 @@
-// The reference's worked example (host-facts §7.9), rebuilt as fixtures/ingest/worked-example from its
+// The public reference's worked example, rebuilt as fixtures/ingest/worked-example from its
 // description: the same five attachments (the block hashes match the reference's published ones), served
 // in fewer tokens than the reference's 610 while keeping the facts it kept.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The hand-written grammar checks validate runs on every frame (issue 14) accept exactly what the regexes did.
+// The hand-written grammar checks validate runs on every frame accept exactly what the regexes did.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

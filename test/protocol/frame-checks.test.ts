@@ -100,7 +100,7 @@ for (const [name, frame, expected] of rows) {
   test(`checkFrame — ${name}`, () => assertFindings(checkFrame(frame, P), expected));
 }
 
-test('B3 message says declared vs required (DESIGN wording)', () => {
+test('B3 message says declared vs required (docs/architecture.md "Failure messages")', () => {
   const [f] = checkFrame(fullFrame({ id: 'frm_x', content: 'x'.repeat(108), content_digest: null, token_cost: 1 }), '');
   assert.equal(f?.message, 'B3 violated: frame "frm_x" declares token_cost 1, content is 108 bytes → ceil(108/4) = 27');
   assert.equal(f?.pointer, '/token_cost');

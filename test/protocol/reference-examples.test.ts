@@ -65,7 +65,7 @@ test('reference-messages.json: exactly the known D1, V4 and B3 defects', (t) => 
     err('D1', '/11/result/frames/0/content_digest'),
     err('B3', '/11/result/frames/0/token_cost'),
   ]);
-  // The content is 79 UTF-8 bytes (notes/schema-facts.md says 80); ceil(79/4) = 20 either way.
+  // The content is 79 UTF-8 bytes (not 80); ceil(79/4) = 20 either way.
   // No S6.3 warnings: every content_digest in the file is malformed, so D1 (not S6.3) reports it.
   const b3 = findings.find((f) => f.id === 'B3');
   assert.equal(b3?.message, 'B3 violated: frame "cloud-docs:runbook-compact" declares token_cost 24, content is 79 bytes → ceil(79/4) = 20');

@@ -14,7 +14,7 @@ const table: Array<[string, number, number]> = [
   ['😀a', 5, 2],
   ['日本語です', 15, 4],
   ['\ud800', 3, 1], // lone surrogate counts as U+FFFD (3 bytes)
-  ['x'.repeat(108), 108, 27], // the DESIGN example: ceil(108/4) = 27
+  ['x'.repeat(108), 108, 27], // the example of docs/architecture.md "Failure messages": ceil(108/4) = 27
 ];
 for (const [content, bytes, tokens] of table) {
   test(`B3: budgetTokens(${JSON.stringify(content).slice(0, 20)}) = ceil(${bytes}/4) = ${tokens}`, () => {

@@ -11,7 +11,7 @@ import { StdioConnection } from '../../src/transport/stdio-client.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 import { createProvider } from '../../src/provider/core.js';
 import { MISBEHAVIOURS } from '../../src/provider/misbehaviours.js';
-import { runStdioProvider, startHttpProvider } from '../../src/provider/serve.js';
+import { runStdioProvider, startBundledHttpProvider } from '../../src/provider/serve.js';
 import { corpus, queryEnvelope } from './script.js';
 
 const ROOT = findPackageRoot();
@@ -142,7 +142,7 @@ describe('serve.ts in-process', () => {
   });
 
   it('HTTP server: stdio and HTTP give the same frames; hang leaves the request open', async () => {
-    const running = await startHttpProvider({ corpus });
+    const running = await startBundledHttpProvider({ corpus });
     const http = new HttpConnection(running.handle.url);
     try {
       assert.ok(running.handle.url.startsWith('http://127.0.0.1:'));
@@ -153,7 +153,7 @@ describe('serve.ts in-process', () => {
       http.close();
       await running.close();
     }
-    const hanging = await startHttpProvider({ corpus, misbehave: 'hang-on-query' });
+    const hanging = await startBundledHttpProvider({ corpus, misbehave: 'hang-on-query' });
     const slow = new HttpConnection(hanging.handle.url);
     try {
       await assert.rejects(slow.request(SAMPLE, 300), /timeout|timed out/i);

@@ -1,4 +1,4 @@
-// coverage.html in a real browser (issue 10): headless Chromium (Debian's `chromium`, driven by playwright-core)
+// coverage.html in a real browser (docs/interpretations.md §65): headless Chromium (Debian's `chromium`, driven by playwright-core)
 // opens the page of a FAILING run from file://, applies the side / level / status filters, expands a wire
 // transcript, follows an id to its SPEC.md section, checks the print layout, and saves a screenshot.
 //

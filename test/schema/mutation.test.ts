@@ -110,7 +110,7 @@ const PATTERN_FIELDS: Record<string, string> = {
   'ProvenanceAttestation.signed_commitment': 'F7',
   'ProvenanceAttestation.issued_at': 'F4',
   'ProofStep.sibling': 'S2-wire-shape',
-  // ed25519 encodings (DESIGN decision 6), conditional on algorithm = ed25519
+  // ed25519 encodings (docs/interpretations.md §6), conditional on algorithm = ed25519
   'AttesterKey.public_key': 'S2-wire-shape',
   'ProvenanceAttestation.signature': 'S2-wire-shape',
   // lifecycle
@@ -403,7 +403,7 @@ describe('attestation members (§6.5)', () => {
     assert.deepEqual(validateEnvelope(env, 'interop'), []);
   });
 
-  test('verify and verified may carry an id (DESIGN decision 4); an empty id fails', () => {
+  test('verify and verified may carry an id (docs/interpretations.md §4); an empty id fails', () => {
     for (const type of ['verify', 'verified']) {
       const env = envelopes()[type]!;
       assert.deepEqual(validateEnvelope(env, 'strict'), []);

@@ -1,4 +1,4 @@
-// Issue 13 regression (found by `npm run fuzz`): a reply flooding 10 000 frames made 100 000 findings, each
+// Regression (found by `npm run fuzz`): a reply flooding 10 000 frames made 100 000 findings, each
 // of which copied the scenario's whole transcript into the JSON report — "Invalid string length", exit 2
 // instead of a report. Only the first MAX_FINDINGS_WITH_EVIDENCE findings of a scenario carry their
 // evidence; the rest say where it is, and the report serialises.

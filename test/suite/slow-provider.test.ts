@@ -1,4 +1,4 @@
-// Issue 14: time-saving must never cost a verdict. A slow but honest provider — 1.5 s to start, and in the
+// Time-saving must never cost a verdict. A slow but honest provider — 1.5 s to start, and in the
 // second run every line it writes held 300 ms (longer than the fixed 250 ms silence window the suite once
 // used) — gets exactly the verdicts the bundled provider gets: nothing failed, the same scenarios passed.
 // The fixture loads the compiled provider (dist/bundle, built by `npm run build` / npm ci's prepare).

@@ -6,7 +6,7 @@ import { applicability, needsOf } from '../../src/conformance/suite/capabilities
 import { checkAckExtras, checkLines, checkReply, isAnchoredBy } from '../../src/conformance/suite/checks.js';
 import { ConfigError, resolveSuiteConfig, splitCommandLine, type SuiteConfig } from '../../src/conformance/suite/config.js';
 import { judgeForeign } from '../../src/conformance/suite/handshake.js';
-import { Ledger } from '../../src/conformance/suite/ledger.js';
+import { ScenarioLedger } from '../../src/conformance/suite/scenario-ledger.js';
 import { alteredDigest } from '../../src/conformance/suite/probes/verify.js';
 import { sha256Digest } from '../../src/protocol/digest.js';
 import { violation, warning } from '../../src/protocol/findings.js';
@@ -71,7 +71,7 @@ describe('raw line framing (S2.1-no-newline, S2-wire-shape)', () => {
 
 describe('ledger verdicts', () => {
   it('fails on an error of the checked ids only; warnings never fail', () => {
-    const l = new Ledger();
+    const l = new ScenarioLedger();
     l.add([violation('B1', '', 'too much'), warning('F1', '', 'hmm')]);
     l.witness('F1');
     assert.equal(l.verdict(['F1']).status, 'passed');
@@ -81,14 +81,14 @@ describe('ledger verdicts', () => {
   });
 
   it('is not-applicable (with the reason) when nothing was examined — never a pass', () => {
-    const l = new Ledger();
+    const l = new ScenarioLedger();
     l.unwitnessedBecause('G1', 'no frame carried a relation');
     const v = l.verdict(['G1']);
     assert.deepEqual(v, { status: 'not-applicable', reason: 'G1: no frame carried a relation', warnings: [] });
   });
 
   it('dedupes identical findings', () => {
-    const l = new Ledger();
+    const l = new ScenarioLedger();
     l.add([violation('F1', '/x', 'a'), violation('F1', '/x', 'a')]);
     assert.equal(l.findings.length, 1);
   });
@@ -179,7 +179,7 @@ describe('H3 judgement', () => {
     assert.equal(code.findings[0]!.id, 'H3');
     const ack = judgeForeign({ version: 'contextgraph/2.0', reply: { type: 'handshake_ack', protocol_version: 'contextgraph/1.0' }, elapsedMs: 3 }, 1000);
     assert.match(ack.findings.find((f) => f.id === 'H3')!.message, /acknowledged/);
-    // the ack is not in the 2.0 host's family: H1 as well (issue 12)
+    // the ack is not in the 2.0 host's family: H1 as well
     assert.match(ack.findings.find((f) => f.id === 'H1')!.message, /contextgraph\/1\.0.*host's family contextgraph\/2/);
     // an in-family 2.x ack to a 2.0 handshake satisfies H1 (H3 still fails: this provider is contextgraph/1)
     const inFamily = judgeForeign({ version: 'contextgraph/2.0', reply: { type: 'handshake_ack', protocol_version: 'contextgraph/2.0' }, elapsedMs: 3 }, 1000);

@@ -1,4 +1,4 @@
-// False verdicts seen on implementations nobody here wrote (issue 12), each reproduced with a scripted peer
+// False verdicts seen on implementations nobody here wrote , each reproduced with a scripted peer
 // (test/suite/fixtures/scripted-provider.ts: the bundled provider plus one quirk) before it was fixed.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -56,7 +56,7 @@ async function startHttp(quirk: string): Promise<string> {
   });
 }
 
-describe('false verdicts (issue 12), each with a scripted peer', () => {
+describe('false verdicts, each with a scripted peer', () => {
   it('HTTP: an error envelope sent with status 400 is the reply (no collateral H4, U3, S2-wire-shape)', { timeout: 120_000 }, async () => {
     const url = await startHttp('http-400');
     const result = await run('http-400', '@H4 or @U3 or @S2-wire-shape', { target: { kind: 'http', url } });

@@ -50,7 +50,7 @@ export async function timed<T>(p: Promise<T>): Promise<{ ms: number; value?: T; 
 
 /**
  * An injectable DNS lookup that records every name asked and resolves all of them to 127.0.0.1 — the only
- * way a test reaches a "non-loopback" name (DESIGN decision 11). Handles both callback shapes Node uses.
+ * way a test reaches a "non-loopback" name (docs/interpretations.md §11). Handles both callback shapes Node uses.
  */
 export function recordingLookup(): { lookup: LookupFunction; calls: string[] } {
   const calls: string[] = [];

@@ -10,7 +10,7 @@ import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../confo
 import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, exitCodeOf, jsonReport } from '../../conformance/suite/cli-report.js';
 import { ConfigError } from '../../conformance/suite/config.js';
 import { EXIT_CODES_HELP, exitSoon, parseMs, usageError } from '../suite-command.js';
-import { toolVersion } from '../tool-version.js';
+import { toolVersion } from '../../util/tool-version.js';
 import { addCiKitOptions, applyCiKitToRuns, prepareCiKit, type CiKitOptions } from '../ci-kit.js';
 
 interface CertifyCliOptions extends CiKitOptions {

@@ -1,18 +1,14 @@
 // `cgp-conformance fuzz [--runs N] [--seed S] [--time-budget SECONDS] [--timeout MS] [--out DIR] -- <command> [args…]`
-// (or `fuzz <url>`): hostile and malformed input (issue 13). After every case a valid query must still be
+// (or `fuzz <url>`): hostile and malformed input. After every case a valid query must still be
 // answered (R1); the first crash, hang, wrong id or non-envelope reply is shrunk to a minimal NDJSON transcript
 // written to the reports directory, and the command that replays it is printed.
 // Exit codes: 0 no finding · 1 a finding · 2 usage · 3 the target never answered the handshake · 4 harness error.
 // Progress goes to stderr; with --json, stdout carries only the JSON summary.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../conformance/exit-codes.js';
 import { DEFAULT_FUZZ_MAX_LINE_BYTES, runFuzz, type FuzzRunResult, type FuzzTarget } from '../../conformance/fuzz/index.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FINDING = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_NEVER_ANSWERED = 3;
-export const EXIT_HARNESS = 4;
 
 export class FuzzUsageError extends Error {}
 
@@ -82,8 +78,8 @@ export function textSummary(r: FuzzRunResult): string {
 }
 
 export function exitCodeOfFuzz(r: FuzzRunResult): number {
-  if (r.handshakeFailure) return r.handshakeFailure.neverAnswered ? EXIT_NEVER_ANSWERED : EXIT_FINDING;
-  return r.finding ? EXIT_FINDING : EXIT_OK;
+  if (r.handshakeFailure) return r.handshakeFailure.neverAnswered ? EXIT_NEVER_ANSWERED : EXIT_MUST_FAILED;
+  return r.finding ? EXIT_MUST_FAILED : EXIT_OK;
 }
 
 export function registerFuzzCommand(program: Command): void {
@@ -100,6 +96,7 @@ export function registerFuzzCommand(program: Command): void {
     .option('--out <dir>', 'where transcripts go (default $CGP_REPORTS_DIR or ./cgp-reports)')
     .option('--reports-dir <dir>', 'alias of --out')
     .option('--json', 'write only a JSON summary to stdout')
+    .addHelpText('after', exitCodesHelp({ [EXIT_OK]: 'no finding', [EXIT_MUST_FAILED]: 'a finding (crash, hang, wrong id or non-envelope reply), shrunk to a replayable transcript', [EXIT_USAGE]: 'usage error' }))
     .action(async (words: string[], opts: FuzzCliOptions) => {
       let target: FuzzTarget;
       let runs: number, seed: number, timeout: number, shrink: number, maxLine: number, budget: number | undefined;
@@ -136,7 +133,7 @@ export function registerFuzzCommand(program: Command): void {
         });
       } catch (err) {
         process.stderr.write(`cgp-conformance fuzz: harness error (inconclusive): ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-        process.exitCode = EXIT_HARNESS;
+        process.exitCode = EXIT_HARNESS_ERROR;
         return;
       }
       const code = exitCodeOfFuzz(result);

@@ -1,6 +1,6 @@
 // `cgp-conformance validate <file…|->` — lint JSON / NDJSON CGP messages and lifecycle records.
 // Exit 0: no error (warnings are printed); 1: any error; 2: unreadable input or usage error.
-// Light to import (issue 14: the CLI loads every command's module at start-up): only types and commander here;
+// Light to import (docs/architecture.md "Performance"): only types and commander here;
 // the reader, the linter and the schema validators are loaded by the action.
 import type { Command } from 'commander';
 import type { ValidateReport } from '../../conformance/validate-run.js';

@@ -1,5 +1,5 @@
 /**
- * Hostile and malformed input for `cgp-conformance fuzz` (issue 13), as fast-check arbitraries.
+ * Hostile and malformed input for `cgp-conformance fuzz`, as fast-check arbitraries.
  *
  * A fuzz CASE is one to three INPUTS; an input belongs to one AREA and is one or more wire lines. Lines are
  * kept as small descriptions (`LineSpec`) and turned into bytes only when sent, so a 16 MiB line costs
@@ -37,7 +37,7 @@ export interface FuzzInput {
 }
 
 export interface InputOptions {
-  /** The line cap assumed for the target (default 16 MiB, DESIGN decision 12): oversize lines exceed it. */
+  /** The line cap assumed for the target (default 16 MiB, docs/interpretations.md §12): oversize lines exceed it. */
   maxLineBytes?: number;
 }
 

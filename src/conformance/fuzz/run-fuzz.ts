@@ -1,5 +1,5 @@
 /**
- * The fuzz driver (issue 13): fast-check generates cases (inputs.ts), each case is sent to ONE long-lived
+ * The fuzz driver: fast-check generates cases (inputs.ts), each case is sent to ONE long-lived
  * session followed by the liveness probe (session.ts). The first failing case is shrunk — every shrink
  * candidate runs against a FRESH session (a new child for stdio), so the minimal case reproduces from a
  * clean start — and written as an NDJSON transcript (transcript-file.ts) that `replay` sends again.
@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { AREAS, fuzzCase, lineBytes, lineLength, type Area, type FuzzInput } from './inputs.js';
-import { HandshakeFailed, openSession, probeLine, DEFAULT_HANDSHAKE_LINE, type Finding, type FuzzSession, type FuzzTarget, type SessionOptions } from './session.js';
+import { HandshakeFailed, openFuzzSession, probeLine, DEFAULT_HANDSHAKE_LINE, type Finding, type FuzzSession, type FuzzTarget, type SessionOptions } from './session.js';
 import { updateFinding, writeFinding, type TranscriptLines } from './transcript-file.js';
 
 export const CHUNK = 250;
@@ -104,7 +104,7 @@ export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
 
   const open = async (): Promise<FuzzSession> => {
     result.sessions++;
-    return openSession(opts.target, sessionOpts);
+    return openFuzzSession(opts.target, sessionOpts);
   };
 
   // State of the shrink phase.
@@ -250,7 +250,7 @@ export type ReplayOutcome =
 export async function replayLines(target: FuzzTarget, opts: SessionOptions, lines: TranscriptLines): Promise<ReplayOutcome> {
   let session: FuzzSession;
   try {
-    session = await openSession(target, opts, lines.handshake);
+    session = await openFuzzSession(target, opts, lines.handshake);
   } catch (err) {
     if (err instanceof HandshakeFailed) return { kind: 'handshake-failed', message: err.message, neverAnswered: err.neverAnswered };
     throw err;

@@ -2,7 +2,7 @@
  * The request members the fuzzer attacks, read from the published envelope schema at run time (so a new
  * member in schema/ is attacked without touching the fuzzer): every member path of the envelopes a host
  * sends (handshake, query, verify) with the JSON types the schema allows there. "Wrong types in every
- * member" (issue 13) = replace the value at one of these paths with a value of a type NOT allowed.
+ * member" = replace the value at one of these paths with a value of a type NOT allowed.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

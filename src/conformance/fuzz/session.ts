@@ -36,7 +36,7 @@ export interface Finding {
   kind: FindingKind;
   /** The anchor or rule id the behaviour violates. */
   anchor: 'R1' | 'H4' | 'S2-wire-shape';
-  /** Starts with the anchor (DESIGN "Failure messages"). */
+  /** Starts with the anchor (docs/architecture.md "Failure messages"). */
   message: string;
 }
 
@@ -63,7 +63,7 @@ export class HandshakeFailed extends Error {
 const HANDSHAKE = Buffer.from('{"type":"handshake","protocol_version":"contextgraph/1.0"}');
 export const DEFAULT_HANDSHAKE_LINE = HANDSHAKE;
 
-/** The liveness probe: a valid query (R1: "still answer the next valid query", DESIGN decision 8). */
+/** The liveness probe: a valid query (R1: "still answer the next valid query", docs/interpretations.md §8). */
 export function probeLine(id: string): Buffer {
   return Buffer.from(JSON.stringify({ type: 'query', id, query: { goal: 'fuzz liveness probe', max_frames: 1, max_tokens: 4096 } }));
 }
@@ -157,7 +157,7 @@ export interface FuzzSession {
 }
 
 /** Open a session: spawn or connect, handshake. Throws HandshakeFailed when no handshake_ack comes back. */
-export async function openSession(target: FuzzTarget, opts: SessionOptions, handshake: Buffer = HANDSHAKE): Promise<FuzzSession> {
+export async function openFuzzSession(target: FuzzTarget, opts: SessionOptions, handshake: Buffer = HANDSHAKE): Promise<FuzzSession> {
   return target.kind === 'stdio' ? StdioSession.open(target, opts, handshake) : HttpSession.open(target, opts, handshake);
 }
 

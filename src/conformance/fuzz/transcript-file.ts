@@ -18,13 +18,13 @@ export interface TranscriptLines {
 
 export class TranscriptFileError extends Error {}
 
-export function encodeTranscript(t: TranscriptLines): Buffer {
+export function encodeTranscriptFile(t: TranscriptLines): Buffer {
   const nl = Buffer.from('\n');
   return Buffer.concat([t.handshake, nl, ...t.hostile.flatMap((l) => [l, nl]), t.probe, nl]);
 }
 
 /** Split a transcript file into its lines; the first must be a handshake, the last a query carrying a string id. */
-export function decodeTranscript(bytes: Buffer, file: string): TranscriptLines {
+export function decodeTranscriptFile(bytes: Buffer, file: string): TranscriptLines {
   const lines: Buffer[] = [];
   let at = 0;
   while (at < bytes.length) {
@@ -61,7 +61,7 @@ export function readTranscript(file: string): TranscriptLines {
   } catch (err) {
     throw new TranscriptFileError(`cannot read ${file}: ${(err as Error).message}`);
   }
-  return decodeTranscript(bytes, file);
+  return decodeTranscriptFile(bytes, file);
 }
 
 export interface FindingRecord {
@@ -84,7 +84,7 @@ export function writeFinding(dir: string, base: string, lines: TranscriptLines, 
   mkdirSync(dir, { recursive: true });
   const transcript = join(dir, `${base}.ndjson`);
   const metadata = join(dir, `${base}.json`);
-  writeFileSync(transcript, encodeTranscript(lines));
+  writeFileSync(transcript, encodeTranscriptFile(lines));
   const full: FindingRecord = { ...record, lines: lines.hostile.length + 2, hostile_lines: lines.hostile.length };
   writeFileSync(metadata, `${JSON.stringify(full, null, 2)}\n`);
   return { transcript, metadata };

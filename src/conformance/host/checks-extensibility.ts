@@ -1,7 +1,7 @@
 /**
  * Host-facing checks of the extensibility & correlation group: unknown members (U1, and the interop-path
  * rule S13-interop-validator), namespaced vendor values (U3, host half) and the demultiplexing of pipelined
- * replies by id (H4, host half: DESIGN "Reading the spec" #4 and docs/interpretations.md §19).
+ * replies by id (H4, host half: docs/interpretations.md §4 and §19).
  *
  * Pure functions from observations — what connecting raised, the lines a scripted provider RECEIVED (its
  * own record of the wire), what each fan-out returned — to findings. Each message starts with the id it

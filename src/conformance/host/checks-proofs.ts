@@ -8,7 +8,7 @@
  * signed root come from the script (what went on the wire), and every kept frame's proof is folded
  * with src/attest against that root and the served leaf count.
  */
-import { createHash } from 'node:crypto';
+import { sha256Digest as sha } from '../../protocol/digest.js';
 import type { FrameId } from '../../../generated/types/index.js';
 import {
   attestResult,
@@ -25,11 +25,10 @@ import type { VerifyOutcome } from '../../host/verify-reuse.js';
 import { violation, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
 import { verifiesIn } from './checks-verify.js';
-import { harnessPrecondition, isPlainObject, showValue } from './check-text.js';
+import { isJsonObject as isObject } from '../../util/json.js';
+import { harnessPrecondition, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
-
-const isObject = isPlainObject;
 
 const show = (value: unknown): string => showValue(value);
 
@@ -164,8 +163,6 @@ const F13_FRAMES: ReadonlyArray<{ id: string; topic: string }> = [
 ];
 
 const PADDING = 'This sentence pads the frame so that it costs about one hundred tokens. '.repeat(5);
-
-const sha = (s: string): string => `sha256:${createHash('sha256').update(s, 'utf8').digest('hex')}`;
 
 /**
  * A scripted provider config serving a result of four frames signed (result_attestation over the

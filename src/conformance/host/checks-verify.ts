@@ -22,11 +22,10 @@ import { findPackageRoot } from '../../util/package-root.js';
 import { bundledProviderCommand } from '../suite/config.js';
 import type { HostScenario } from './scenario.js';
 import { readNdjsonFile } from './ndjson-file.js';
-import { harnessPrecondition, isPlainObject, showValue } from './check-text.js';
+import { isJsonObject as isObject } from '../../util/json.js';
+import { harnessPrecondition, showValue } from './check-text.js';
 
 type Line = Record<string, unknown>;
-
-const isObject = isPlainObject;
 
 const show = (value: unknown): string => showValue(value);
 
@@ -222,7 +221,7 @@ function received(fanOut: FanOutResult | undefined, id: FrameId): ReceivedFrame 
   return undefined;
 }
 
-/** contextgraph/1.0 defines one attestation algorithm (§6.5.2; DESIGN 6). */
+/** contextgraph/1.0 defines one attestation algorithm (§6.5.2; docs/interpretations.md §6). */
 export const RECOGNISED_ALGORITHMS: readonly string[] = ['ed25519'];
 
 /**
@@ -269,7 +268,7 @@ export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: Fa
   return out;
 }
 
-/** The distinct verdicts §6.5.4 names (DESIGN 6), plus F13's proof-mismatch. */
+/** The distinct verdicts §6.5.4 names (docs/interpretations.md §6), plus F13's proof-mismatch. */
 export const DISTINCT_VERDICTS: readonly string[] = ['attested', 'commitment-mismatch', 'bad-signature', 'unknown-key', 'uncheckable', 'unattested', 'proof-mismatch'];
 
 /**

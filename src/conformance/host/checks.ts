@@ -1,7 +1,7 @@
 /**
  * Host-facing checks: pure functions from what the scenario observed (the lines a scripted provider
  * received, what the host returned or threw) to findings. A finding's message starts with the id it
- * witnesses and says what was seen versus what was required (DESIGN "Failure messages").
+ * witnesses and says what was seen versus what was required (docs/architecture.md "Failure messages").
  */
 import { violation, type Finding } from '../../protocol/findings.js';
 import type { FanOutResult } from '../../host/fan-out.js';

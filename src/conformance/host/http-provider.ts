@@ -6,8 +6,8 @@
  * file, so HostScenario.received(label) works for it), its headers (to see the bearer credential the host
  * attached) and whether it arrived over TLS.
  *
- * The host reaches it at `<scheme>://provider.example.test:<port>/` — a non-loopback name (DESIGN
- * decision 11) — only through `loopbackLookup`, an injected resolver that maps that one name to
+ * The host reaches it at `<scheme>://provider.example.test:<port>/` — a non-loopback name (docs/interpretations.md
+ * §11) — only through `loopbackLookup`, an injected resolver that maps that one name to
  * 127.0.0.1 and refuses every other name. Nothing here ever dials or resolves a foreign address.
  *
  * Script members understood (a subset of scripted-provider.mjs's, same meaning):
@@ -22,7 +22,7 @@
  *                                            without `Authorization: Bearer <token>` is answered HTTP 401
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { sha256Digest as sha } from '../../protocol/digest.js';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -148,7 +148,6 @@ export interface HttpProvider {
 
 type Script = Record<string, unknown>;
 
-const sha = (s: string): string => 'sha256:' + createHash('sha256').update(s, 'utf8').digest('hex');
 const cost = (s: string): number => Math.ceil(Buffer.byteLength(s, 'utf8') / 4);
 
 function handshakeAck(cfg: Script): Record<string, unknown> {

@@ -1,4 +1,4 @@
-// The coverage builder (DESIGN "Coverage report"): Cucumber Messages of one or more runs → one report that
+// The coverage builder (docs/architecture.md "Coverage report"): Cucumber Messages of one or more runs → one report that
 // lists EVERY anchor (SPEC order) and every unanchored rule (catalogue order) with its status and witnesses.
 //
 // Status of an entry, first match wins:
@@ -11,11 +11,11 @@
 // Nothing in the result depends on time, durations, message ids or file order of envelopes.
 
 import { loadCatalogue, type Catalogue, type CatalogueEntry, type CatalogueSide } from '../../catalogue/index.js';
-import { toolVersion as readToolVersion } from '../../cli/tool-version.js';
+import { toolVersion as readToolVersion } from '../../util/tool-version.js';
 import { CatalogueIndex, idFromFailureMessage } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import {
-  PROTOCOL_VERSION,
   type CoverageEntry,
   type CoverageReport,
   type CoverageSummary,

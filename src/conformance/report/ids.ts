@@ -44,7 +44,7 @@ export class CatalogueIndex {
 }
 
 /**
- * The catalogue id a failure message starts with (DESIGN "Failure messages": `B3 violated: …`), after an
+ * The catalogue id a failure message starts with (docs/architecture.md "Failure messages": `B3 violated: …`), after an
  * optional `Error: ` / `AssertionError [ERR_ASSERTION]: ` prefix. Unknown ids in free text are not errors.
  */
 export function idFromFailureMessage(message: string, index: CatalogueIndex): string | undefined {

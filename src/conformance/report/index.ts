@@ -61,11 +61,10 @@ export { renderBugReport, writeBugReports, bugReportFile, type BugReportContext 
 export { readKnownFailures, applyKnownFailures, KnownFailuresError, type KnownFailure, type KnownFailuresOutcome } from './known-failures.js';
 export { verdictText, writeCoverage, type WrittenCoverage } from './write.js';
 export { renderMarkdown } from './render-markdown.js';
+export { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE } from '../attachments.js';
+export { PROTOCOL_VERSION } from '../../protocol/version.js';
 export {
-  APPLICABILITY_MEDIA_TYPE,
-  FINDING_MEDIA_TYPE,
   MalformedMessagesError,
-  PROTOCOL_VERSION,
   UnknownCatalogueIdError,
   type CoverageEntry,
   type CoverageReport,

@@ -1,5 +1,5 @@
 /**
- * JUnit XML of one suite run, for CI dashboards (issue 10): the suites are named after the target (as it
+ * JUnit XML of one suite run, for CI dashboards (docs/interpretations.md §65): the suites are named after the target (as it
  * identified itself), one testsuite per feature file, one testcase per scenario. A failure's body carries
  * its message and the wire transcript that proves it; warnings go to <system-out>; a not-applicable
  * scenario is <skipped message="reason"/>; a harness error is an <error> (inconclusive, not a finding).

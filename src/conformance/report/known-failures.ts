@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { findCatalogueEntry } from '../../catalogue/index.js';
 
-/** The YAML parser, loaded when a baseline file is YAML (issue 14: a run without one never loads it). */
+/** The YAML parser, loaded when a baseline file is YAML (a run without one never loads it). */
 function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 }

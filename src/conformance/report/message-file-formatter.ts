@@ -1,5 +1,5 @@
 /**
- * Cucumber's `message` formatter with its writes gathered (issue 14): the same NDJSON — one
+ * Cucumber's `message` formatter with its writes gathered: the same NDJSON — one
  * JSON.stringify(envelope) line per envelope, in order — written in chunks of up to 256 KiB instead of one
  * write per envelope (about 1 200 writes in a full provider run, a visible share of its CPU). The file is
  * complete when the run ends: the last chunk goes at testRunFinished, and anything after it at cleanup.

@@ -1,4 +1,4 @@
-// The red team (DESIGN "Misbehaviour manifest", "Red team economics"): for every mode of the ONE manifest,
+// The red team (docs/architecture.md "Misbehaviour manifest", "Red team economics"): for every mode of the ONE manifest,
 // run only the scenarios tagged with the ids it `breaks`, against the provider misbehaving that way, and require
 // every id to be reported — failed for a MUST, a warning finding for a SHOULD/MAY/advisory rule — by at least
 // one of those scenarios. A pass, a skip or not-applicable never counts. A smoke run of the honest provider
@@ -11,11 +11,12 @@
 
 import { readFileSync } from 'node:fs';
 import { loadCatalogue, type Catalogue, type CatalogueLevel } from '../../catalogue/index.js';
-import { toolVersion as readToolVersion } from '../../cli/tool-version.js';
+import { toolVersion as readToolVersion } from '../../util/tool-version.js';
 import { collectWitnesses, type WitnessDetail } from './build.js';
 import { CatalogueIndex } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
-import { PROTOCOL_VERSION, type WitnessStatus } from './types.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import type { WitnessStatus } from './types.js';
 
 // ── the suite-runner contract (src/conformance/run-suite.ts) ──────────────────────────────────────────────
 
@@ -50,7 +51,7 @@ export interface ManifestEntry {
   description: string;
   /** Host-side ids this (conformant) provider behaviour is a fixture for — not a provider defect. */
   exercises?: readonly string[];
-  /** Why no normative id can be named for this behaviour (DESIGN: no basis, no finding). */
+  /** Why no normative id can be named for this behaviour (docs/architecture.md "Rule catalogue": no basis, no finding). */
   unbacked?: string;
   /**
    * Ids whose scenarios the mode's run also needs: the defect only shows in replies those scenarios

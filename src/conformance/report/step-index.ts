@@ -1,4 +1,4 @@
-// Which step definitions cite which anchors/rules in their comments (DESIGN "Coverage report": ts-morph indexes
+// Which step definitions cite which anchors/rules in their comments (docs/architecture.md "Coverage report": ts-morph indexes
 // the citations; cucumber's stepDefinition.sourceReference links scenarios to those definitions by (uri, line)).
 //
 // A citation is an id on a comment line that says so: `// spec: B3, B1`, `/** @spec S6.3-content-digest */`,

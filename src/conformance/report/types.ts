@@ -1,4 +1,4 @@
-// Shapes of the coverage report (DESIGN "Coverage report") and the typed errors the builder throws.
+// Shapes of the coverage report (docs/architecture.md "Coverage report") and the typed errors the builder throws.
 // The JSON written to reports/coverage.json is exactly `CoverageReport`: no timestamps, no durations.
 
 import type { CatalogueLevel, CatalogueSide } from '../../catalogue/index.js';
@@ -87,10 +87,6 @@ export interface Finding {
   message: string;
 }
 
-export const FINDING_MEDIA_TYPE = 'application/vnd.cgp.finding+json';
-export const APPLICABILITY_MEDIA_TYPE = 'application/vnd.cgp.applicability+json';
-export const HARNESS_ERROR_MEDIA_TYPE = 'application/vnd.cgp.harness-error+json';
-export const PROTOCOL_VERSION = 'contextgraph/1.0';
 
 /** A tag or a finding names an id that looks like an anchor or a rule id but is not in the catalogue. */
 export class UnknownCatalogueIdError extends Error {

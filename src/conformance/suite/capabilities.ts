@@ -1,5 +1,5 @@
 /**
- * Capability tags (DESIGN "Tags"): a scenario tagged `@needs-<x>` applies only to a target that declares
+ * Capability tags (docs/architecture.md "Tags and capabilities"): a scenario tagged `@needs-<x>` applies only to a target that declares
  * <x>. An undeclared need makes the scenario NOT-APPLICABLE with a reason — never a pass.
  *
  * Needs decided by the target kind alone (stdio, http, in-process) are known before any I/O; the others are

@@ -8,7 +8,7 @@ import { checkEnvelope, type EnvelopeContext } from '../../protocol/envelope-che
 import { decodeEnvelope } from '../../protocol/decoder.js';
 import { violation, warning, WIRE_SHAPE, type Finding } from '../../protocol/findings.js';
 import { frameLabel } from '../../protocol/frame-checks.js';
-import { pointerJoin } from '../../protocol/json-pointer.js';
+import { pointerJoin } from '../../util/json-pointer.js';
 import { describeValue, hasValue, isJsonObject, type JsonObject } from '../../protocol/json-value.js';
 import { classifyName } from '../../protocol/namespaced-name.js';
 import { compareProtocolTimestamps, isProtocolTimestamp } from '../../protocol/timestamp.js';

@@ -1,5 +1,5 @@
 /**
- * What `cgp-conformance stdio|http` print and exit with, from a run-suite result (DESIGN "CLI"):
+ * What `cgp-conformance stdio|http` print and exit with, from a run-suite result (docs/architecture.md "Exit codes"):
  *   0  no MUST failed (warnings allowed)
  *   1  a MUST failed (a wrong handshake answer included), or a scenario was undefined/pending
  *   3  the target never answered the handshake at all (spawn failure, refused, no bytes before the timeout)
@@ -93,12 +93,8 @@ export function reportTarget(result: RunSuiteResult): Record<string, unknown> {
 
 export type { ScenarioSummary };
 
-export const EXIT_OK = 0;
-export const EXIT_MUST_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_NEVER_ANSWERED = 3;
-
-export const EXIT_HARNESS_ERROR = 4;
+export { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
+import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK } from '../exit-codes.js';
 
 /**
  * 3 never answered; 0 success; 1 when a scenario failed on a finding about the target (a definite MUST

@@ -1,5 +1,5 @@
 /**
- * Target selection for the provider-facing suite (DESIGN "Targets", decision 12).
+ * Target selection for the provider-facing suite (docs/architecture.md "Targets"; timeouts: docs/interpretations.md §12).
  *
  *   CGP_PROVIDER="<command line>"   a stdio provider, spawned per connection
  *   CGP_PROVIDER_URL=<url>          an HTTP provider
@@ -129,7 +129,7 @@ export function splitCommandLine(line: string): string[] {
  */
 export function bundledProviderCommand(root = findPackageRoot()): { command: string; args: string[]; compiled: boolean } {
   if (fileURLToPath(import.meta.url).endsWith('.js')) {
-    // the one-file build (scripts/finish-build.mjs): a fresh provider process loads one module, not ~50 (issue 14)
+    // the one-file build (scripts/finish-build.mjs): a fresh provider process loads one module, not ~50
     const bundle = join(root, 'dist', 'bundle', 'provider.cjs');
     return { command: process.execPath, args: [existsSync(bundle) ? bundle : join(root, 'dist', 'src', 'provider', 'main.js')], compiled: true };
   }

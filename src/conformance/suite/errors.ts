@@ -8,9 +8,7 @@
  */
 import { TransportError } from '../../transport/errors.js';
 
-export const FINDING_MEDIA_TYPE = 'application/vnd.cgp.finding+json';
-export const APPLICABILITY_MEDIA_TYPE = 'application/vnd.cgp.applicability+json';
-export const HARNESS_ERROR_MEDIA_TYPE = 'application/vnd.cgp.harness-error+json';
+export { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../attachments.js';
 
 /** A MUST-level conformance failure of the target (the scenario fails). */
 export class ConformanceFailure extends Error {
@@ -18,7 +16,7 @@ export class ConformanceFailure extends Error {
     super(message);
     this.name = 'ConformanceFailure';
     // A target failure is about the target, not about where the harness noticed it: reporters print the
-    // stack, and it must start with the anchor/rule id (DESIGN "Failure messages"). The one V8-style frame
+    // stack, and it must start with the anchor/rule id (docs/architecture.md "Failure messages"). The one V8-style frame
     // line makes cucumber's stack parser read it as a V8 stack: a message line with ':' and quotes but no
     // frame would otherwise be read as a Firefox stack, whose parser backtracks for minutes on such lines.
     this.stack = `${message}\n    at cgp-conformance (native)`;

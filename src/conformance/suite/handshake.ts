@@ -37,7 +37,7 @@ export function ackOf(outcome: HandshakeOutcome | undefined): JsonObject | undef
   return outcome?.reply?.type === 'handshake_ack' ? outcome.reply : undefined;
 }
 
-/** True when the target sent nothing at all (spawn failure aside): timeout, EOF, refused — DESIGN exit code 3. */
+/** True when the target sent nothing at all (spawn failure aside): timeout, EOF, refused — exit code 3 (docs/architecture.md "Exit codes"). */
 export function neverAnswered(outcome: HandshakeOutcome): boolean {
   if (outcome.reply !== undefined) return false;
   const err = outcome.error;
@@ -79,7 +79,7 @@ export function judgeInFamily(outcome: HandshakeOutcome, target: TargetSpec): Ev
   return ev;
 }
 
-/** Judge the answer to a foreign-family handshake (H3 provider side; DESIGN decision 1). */
+/** Judge the answer to a foreign-family handshake (H3 provider side; docs/interpretations.md §1). */
 export function judgeForeign(outcome: HandshakeOutcome, handshakeTimeoutMs: number): Evidence {
   const ev = emptyEvidence();
   ev.witnesses.H3 = 1;

@@ -12,7 +12,7 @@ export {
   APPLICABILITY_MEDIA_TYPE,
   HARNESS_ERROR_MEDIA_TYPE,
 } from './errors.js';
-export { Ledger, type Verdict } from './ledger.js';
+export { ScenarioLedger, type Verdict } from './scenario-ledger.js';
 export { checkReply, checkLines, checkAckExtras, wireShapeFindings, type Evidence } from './checks.js';
 export { performHandshake, judgeInFamily, judgeForeign, ackOf, neverAnswered, type HandshakeOutcome } from './handshake.js';
 export { openSession, StdioSession, HttpSession, type AnySession, type ProviderSession } from './session.js';

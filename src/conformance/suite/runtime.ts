@@ -85,7 +85,7 @@ export class SuiteRuntime {
   }
 
   /**
-   * Issue 14: start the fresh connections the selected scenarios will take now, all at once (up to
+   * Start the fresh connections the selected scenarios will take now, all at once (up to
    * config.spawnAhead not yet taken), so that N slow-starting processes cost one start-up, not N. A process
    * started ahead has been sent nothing (or only the contextgraph/1.0 handshake its scenario asks for), so it
    * is as fresh as one started on demand; no verdict depends on when it was started. HTTP and in-process
@@ -137,7 +137,7 @@ export class SuiteRuntime {
   private readonly stalls = new WeakMap<AnySession, { scenario: string; at: number; message: string }>();
 
   /**
-   * DESIGN "Red team economics": once a read on a connection has timed out, later exchanges on it fail at
+   * docs/architecture.md "Red team economics": once a read on a connection has timed out, later exchanges on it fail at
    * once (the transport refuses them). Record the first stall, and name it in every fail-fast error:
    * "target unresponsive since <scenario>".
    */

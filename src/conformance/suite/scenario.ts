@@ -13,7 +13,7 @@ import { WireRecorder, type WireEntry } from '../evidence.js';
 import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyContext } from './checks.js';
 import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';
-import { Ledger, type Verdict } from './ledger.js';
+import { ScenarioLedger, type Verdict } from './scenario-ledger.js';
 import type { SharedSession, SuiteRuntime } from './runtime.js';
 import type { AnySession, TappedLine } from './session.js';
 
@@ -34,7 +34,7 @@ function isRuleTag(tag: string): boolean {
 let scenarioSeq = 0;
 
 export class ScenarioProbe {
-  readonly ledger = new Ledger();
+  readonly ledger = new ScenarioLedger();
   /** Anchor/rule ids the scenario is tagged with (catalogue-checked). */
   readonly ids: string[];
   readonly answers: FramesAnswer[] = [];
@@ -42,7 +42,7 @@ export class ScenarioProbe {
   readonly notes: string[] = [];
   /** Connections this scenario used (their unchecked raw lines are checked at its verdict). */
   private readonly used = new Set<AnySession>();
-  /** Every line this scenario's connections carried while it ran (issue 10 wire evidence). */
+  /** Every line this scenario's connections carried while it ran (wire evidence). */
   readonly wire = new WireRecorder();
   private readonly untap: Array<() => void> = [];
   private freshCount = 0;
@@ -106,8 +106,8 @@ export class ScenarioProbe {
   }
 
   /**
-   * A fresh connection with its contextgraph/1.0 handshake done (started and handshaken ahead by the runtime,
-   * issue 14), the ack judged here; fails the scenario when there is none. Its opening lines (the handshake
+   * A fresh connection with its contextgraph/1.0 handshake done (started and handshaken ahead by the runtime),
+   * the ack judged here; fails the scenario when there is none. Its opening lines (the handshake
    * and its answer) are this scenario's wire evidence.
    */
   async useFreshHandshaken(): Promise<JsonObject> {
@@ -175,7 +175,7 @@ export class ScenarioProbe {
     return isJsonObject(caps) ? caps : {};
   }
 
-  /** The provider id verify identities and attestations use: the handshake provider.name (DESIGN decision 2). */
+  /** The provider id verify identities and attestations use: the handshake provider.name (docs/interpretations.md §2). */
   providerName(): string {
     const provider = this.ack().provider;
     return isJsonObject(provider) && typeof provider.name === 'string' ? provider.name : '';

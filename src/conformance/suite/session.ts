@@ -24,7 +24,7 @@ export interface InboundLine {
   unterminated?: boolean;
 }
 
-/** A line that crossed a connection, as its listeners see it (issue 10 wire evidence). */
+/** A line that crossed a connection, as its listeners see it (wire evidence). */
 export interface TappedLine {
   direction: 'in' | 'out';
   line: string;
@@ -295,7 +295,7 @@ export class InProcessSession implements ProviderSession {
   static async open(config: SuiteConfig): Promise<InProcessSession> {
     const target = config.target;
     if (target.kind !== 'in-process') throw new HarnessError('InProcessSession.open: the target is not in-process');
-    // loaded here: a run against another target never loads the bundled provider (issue 14)
+    // loaded here: a run against another target never loads the bundled provider
     const { createProvider } = await import('../../provider/core.js');
     const provider = createProvider({ inProcess: true, requireHandshake: true, ...(target.misbehave !== undefined ? { misbehave: target.misbehave } : {}) });
     return new InProcessSession(provider, target.label, config.timeouts);

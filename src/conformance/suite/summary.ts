@@ -11,7 +11,7 @@ import type { Finding } from '../../protocol/findings.js';
 import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from './errors.js';
 import { decodeTranscript, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE, type WireEntry } from '../evidence.js';
 
-/** Side tags (DESIGN "Tags"): they say which suite a scenario belongs to, they name no requirement. */
+/** Side tags (docs/architecture.md "Tags and capabilities"): they say which suite a scenario belongs to, they name no requirement. */
 const SIDE_TAGS = new Set(['provider', 'host', 'composition', 'types']);
 
 /** The slice of cucumber's message envelopes this module reads. */

@@ -1,5 +1,5 @@
 /**
- * Cross-provider dedup (D2, host-facts §4.3, stronger than the reference):
+ * Cross-provider dedup (D2, stronger than the public reference host):
  *
  * Two offered frames are PROVEN duplicates when
  *  1. identity: they carry the same FrameId triple (provider id, frame id, content_digest) — D2

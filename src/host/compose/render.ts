@@ -7,7 +7,7 @@
  *     CONTENT\n
  *     </frame>\n
  *
- *  - ID = frame id, PROVIDER = FrameId.provider_id (the handshake provider.name, DESIGN #2 —
+ *  - ID = frame id, PROVIDER = FrameId.provider_id (the handshake provider.name, docs/interpretations.md §2 —
  *    never the host-local routing id), KIND = the kind string verbatim (U2: an unknown kind is
  *    rendered as received, only attribute-escaped), LABEL = the frame's unique citation label.
  *    `representation` appears only for non-full frames (compact: a distilled rendering;
@@ -24,7 +24,7 @@
  *    (S6.4.1-unrehydratable-empty), even if it (wrongly, P3) carries a `content` member.
  *
  * Block cost: ceil(utf8 bytes of the whole block / 4) budget tokens — the provider controls the
- * title/label bytes too, so chrome is charged, not only content (host-facts §4.5 later upstream).
+ * title/label bytes too, so chrome is charged, not only content (as the public reference host later does too).
  */
 
 /** Constant preamble (never varies per turn). It contains no fence token itself. */

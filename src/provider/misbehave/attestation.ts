@@ -21,14 +21,9 @@ import type { ProviderSigning } from '../attest.js';
 import { RETIRED_FRAME_IDS } from '../catalogue.js';
 import type { AckEnvelope, AttestContext, Hooks } from '../hooks.js';
 import type { WireFrame, WireResult } from '../wire.js';
-import type { ModeHooks } from './shared.js';
+import { flipLastHex, type ModeHooks } from './shared.js';
 
 type AttestHook = NonNullable<Hooks['attest']>;
-
-/** Flip the last hex digit of a `sha256:<hex>` value (still well-formed, no longer the value). */
-function flipLastHex(digest: string): string {
-  return digest.slice(0, -1) + (digest.endsWith('0') ? '1' : '0');
-}
 
 function entriesOf(result: WireResult): FrameAttestation[] {
   return Array.isArray(result.frame_attestations) ? structuredClone(result.frame_attestations) : [];
@@ -187,7 +182,7 @@ const foreignEntry = whenSigned((result, ctx) => {
 
 /**
  * TEST-ONLY Ed448 key: a fixed, published 57-byte seed (0x07 repeated). Ed448 is a real algorithm
- * this protocol does not recognise (DESIGN 6), so the provider's attestations are genuine but
+ * this protocol does not recognise (docs/interpretations.md §6), so the provider's attestations are genuine but
  * uncheckable. PKCS#8 DER = fixed prefix ‖ seed.
  */
 const ED448_TEST_SEED = Buffer.alloc(57, 7);

@@ -1,13 +1,7 @@
 /** Frame-validity misbehaviours: F1–F5, D1, §6.3 content digest, G1, G2, U3 (rel). */
 import { sha256Digest } from '../../protocol/digest.js';
 import { contentDigest } from '../engine.js';
-import { everyFrame, firstFrame, type ModeHooks } from './shared.js';
-
-/** Flip the last hex digit of a well-formed digest (still well-formed, no longer the bytes'). */
-function flipLastHex(digest: string): string {
-  const last = digest.at(-1);
-  return digest.slice(0, -1) + (last === '0' ? '1' : '0');
-}
+import { everyFrame, firstFrame, flipLastHex, type ModeHooks } from './shared.js';
 
 export const FRAME_MODES = {
   'bad-score': { frames: firstFrame((f) => void (f.score = 1.5)) },

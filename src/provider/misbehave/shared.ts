@@ -6,6 +6,11 @@ import type { WireFrame } from '../wire.js';
 /** A group of modes; `satisfies ModeHooks` rejects a key that is not in the manifest. */
 export type ModeHooks = Partial<Record<MisbehaviourMode, Hooks>>;
 
+/** Flip the last hex digit of a well-formed `sha256:<hex>` value (still well-formed, no longer the bytes'). */
+export function flipLastHex(digest: string): string {
+  return digest.slice(0, -1) + (digest.endsWith('0') ? '1' : '0');
+}
+
 export function noReply(): Answer {
   return { envelopes: [], action: { kind: 'ignore' } };
 }

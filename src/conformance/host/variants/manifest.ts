@@ -1,6 +1,6 @@
 /**
  * The host misbehaviour manifest: misbehaving variants of the bundled host, one per host-side MUST
- * (DESIGN "Misbehaviour manifest"). Each entry names the ids it breaks; the host red team
+ * (docs/architecture.md "Misbehaviour manifest"). Each entry names the ids it breaks; the host red team
  * (scripts/run-red-team.ts --side host) runs the host scenarios tagged with those ids against the
  * variant and requires each id to be reported failed by at least one of them.
  *

@@ -1,6 +1,6 @@
 /**
  * Verify probes (§9: V2, V3, V4, S9-verify-correlation, S6.5.2-provider-id). Identities come from what the
- * target served moments ago in this scenario, named by its handshake provider.name (DESIGN decision 2).
+ * target served moments ago in this scenario, named by its handshake provider.name (docs/interpretations.md §2).
  *
  * - served identities, digests as served: a `verified` reply (V2), each `valid` (V3: a provider that will not
  *   vouch for what it just served answers nothing useful; all-unknown is a hollow answer, V2);

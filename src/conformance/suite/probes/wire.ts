@@ -1,5 +1,5 @@
 /**
- * Probes that need a connection of their own (DESIGN: fresh processes only where a scenario needs one):
+ * Probes that need a connection of their own (docs/architecture.md "Performance": fresh processes only where a scenario needs one):
  * handshakes with other versions (H1/S3.1, H3), a query before the handshake (S3-handshake-first), malformed
  * input (R1, decision 8), shutdown (R2, decision 7), unknown members (U1, S13-interop-validator), unknown
  * envelope types (S2.1-unknown-type, S3.2-notification) and raw framing (S2.1-no-newline).
@@ -15,7 +15,7 @@ import { probeQuery, TYPICAL, type ScenarioProbe } from '../scenario.js';
 import type { StdioSession } from '../session.js';
 
 /*
- * Issue 14: no probe listens for a fixed window for a reply that should not come. Silence is proven by what
+ * No probe listens for a fixed window for a reply that should not come. Silence is proven by what
  * the target does next (docs/interpretations.md §24):
  * - a follow-up valid query (followUp): the replies that arrive before its frames are the late answers to
  *   what was sent earlier. Lock-step (no correlation): replies come in request order, so nothing later can

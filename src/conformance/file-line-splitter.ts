@@ -2,13 +2,16 @@
 // Lines end at LF (0x0A never occurs inside a multi-byte UTF-8 sequence, so splitting bytes is safe); one
 // trailing CR is dropped (CRLF tolerated); a UTF-8 BOM at the very start of the stream is dropped, as the
 // whole-file TextDecoder did. A line that is not valid UTF-8 is reported as such (text undefined), never thrown.
+// Not the wire's splitter: src/transport/ndjson.ts's LineSplitter caps a line's length and turns framing
+// faults into named transport errors (a live peer); this one reads a file a user handed `validate`, whole lines
+// of any length.
 // State held between chunks: the bytes of the one line still open (a huge line is held whole, nothing else).
 import { isUtf8 } from 'node:buffer';
 
 /** `text` is the line without its LF / CRLF; undefined when its bytes are not valid UTF-8. */
 export type LineHandler = (lineNumber: number, text: string | undefined) => void;
 
-export class LineSplitter {
+export class FileLineSplitter {
   private pending: Buffer[] = [];
   private line = 0;
   private started = false;

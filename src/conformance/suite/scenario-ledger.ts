@@ -16,7 +16,7 @@ export type Verdict =
 
 const MAX_LISTED = 12;
 
-export class Ledger {
+export class ScenarioLedger {
   private readonly seen = new Set<string>();
   readonly findings: Finding[] = [];
   private readonly counts = new Map<string, number>();

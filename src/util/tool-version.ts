@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { findPackageRoot } from '../util/package-root.js';
+import { findPackageRoot } from './package-root.js';
 
 /** The tool's own version, read from package.json (reports carry it). */
 export function toolVersion(): string {

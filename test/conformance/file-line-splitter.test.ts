@@ -1,12 +1,12 @@
 // The streaming NDJSON line splitter: whatever the chunk boundaries, the lines of the whole-text split.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LineSplitter } from '../../src/conformance/line-splitter.js';
+import { FileLineSplitter } from '../../src/conformance/file-line-splitter.js';
 import { prng } from '../../src/util/prng.js';
 
 function split(chunks: Array<Buffer | string>): Array<[number, string | undefined]> {
   const out: Array<[number, string | undefined]> = [];
-  const s = new LineSplitter((n, text) => out.push([n, text]));
+  const s = new FileLineSplitter((n, text) => out.push([n, text]));
   for (const c of chunks) s.push(c);
   s.end();
   return out;
@@ -79,7 +79,7 @@ test('a huge line arriving in many chunks is one line, held as pieces and joined
   const chunks: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += 65536) chunks.push(bytes.subarray(i, i + 65536));
   const out: Array<[number, number]> = [];
-  const s = new LineSplitter((n, text) => out.push([n, text?.length ?? -1]));
+  const s = new FileLineSplitter((n, text) => out.push([n, text?.length ?? -1]));
   for (const c of chunks) s.push(c);
   s.end();
   assert.deepEqual(out, [
