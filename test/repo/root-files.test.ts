@@ -19,7 +19,7 @@ const ROOT_FILES = new Set([
 
 /** Folders allowed at the root (each is described in docs/architecture.md). */
 const ROOT_DIRS = new Set([
-  '.ci', 'bench', 'docs', 'examples', 'features', 'fixtures', 'generated', 'reports', 'schema', 'scripts', 'src', 'steps',
+  '.ci', 'assets', 'bench', 'docs', 'examples', 'features', 'fixtures', 'generated', 'reports', 'schema', 'scripts', 'src', 'steps',
   'test', 'vectors',
 ]);
 
