@@ -23,14 +23,14 @@ Feature: Usage report and attribution: a billed total walkable back to FrameIds,
   Scenario: The usage report bills exactly the served frames, by FrameId, and budget_consumed is their summed token_cost
     Then the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost (UR1)
 
-  @A1
+  @A1 @needs-attribution
   Scenario: Attribution is keyed by the FrameId triple, the same one the usage report bills
     Then every attribution record is keyed by the FrameId of a frame served (A1)
 
-  @A2
+  @A2 @needs-attribution
   Scenario: Only the frame the model output names is cited; rendering it is not citing it
     Then the attribution reports selected, rendered and cited apart, cited only where the model output names the frame (A2)
 
-  @A3
+  @A3 @needs-attribution
   Scenario: The attribution record is coherent and reconciles with the usage report
     Then the attribution record is coherent and names only frames the usage report billed (A3)

@@ -254,7 +254,8 @@ export function checkUnknownAlgorithmUncheckable(served: readonly ServedFrame[],
 export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: FanOutResult | undefined, composed: ComposedPrompt | undefined): Finding[] {
   if (served.length === 0) harnessPrecondition('F9', 'the harness\'s provider served no frame');
   const out: Finding[] = [];
-  const inPrompt = new Set((composed?.frames ?? []).map((f) => frameIdKey(f.frameId)));
+  // rendered = a block of the composition carries its (provider id, frame id)
+  const inPrompt = new Set((composed?.blocks ?? []).map((b) => `${b.frameId.provider_id}\u0000${b.frameId.frame_id}`));
   for (const s of served) {
     const name = show(s.frameId.frame_id);
     const f = received(fanOut, s.frameId);
@@ -262,7 +263,7 @@ export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: Fa
       out.push(violation('F9', '/answers', `frame ${name} (attested with ${s.algorithms.join(', ') || 'nothing'}) was served but the host dropped it from its answers; required: an unverifiable attestation degrades the frame to unattested, never drops it`));
       continue;
     }
-    if (composed !== undefined && !inPrompt.has(frameIdKey(s.frameId))) {
+    if (composed !== undefined && !inPrompt.has(`${s.frameId.provider_id}\u0000${s.frameId.frame_id}`)) {
       out.push(violation('F9', '/composed', `frame ${name} was served and fits the budget but the host left it out of the composed prompt; required: treated exactly as an unattested frame`));
     }
   }

@@ -174,7 +174,7 @@ function presentRawScores(honest: HostUnderTest): HostUnderTest {
 
 /** F10 bug: frames of several providers ordered by raw score with no statement that this is the host's policy. */
 function undeclaredOrder(honest: HostUnderTest): HostUnderTest {
-  return composing(honest, async (answers, opts) => ({ ...(await honest.compose(answers, opts)), strategy: '', policyNote: '' }));
+  return composing(honest, async (answers, opts) => ({ ...(await honest.compose(answers, { ...opts, placement: 'rank-order' })), strategy: '', policyNote: '' }));
 }
 
 /** R3 bug: content is written into its fence verbatim (no neutralisation of fence tokens). */
