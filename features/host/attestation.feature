@@ -42,3 +42,10 @@ Feature: Attestation verdicts: "I cannot check this" is never "this is good", an
     And the host under test has connected "docs"
     When the host under test fans a query out
     Then no frame "docs" served under its small-order key is reported attested (S6.5.4-strict-ed25519)
+
+  @S6.5.4-strict-ed25519 @needs-attestation-checks
+  Scenario: An all-zero signature under the all-zero (small-order) public key does not attest
+    Given a scripted provider "docs" that signs its result with an all-zero signature under the all-zero ed25519 key
+    And the host under test has connected "docs"
+    When the host under test fans a query out
+    Then no frame "docs" served under its small-order key is reported attested (S6.5.4-strict-ed25519)

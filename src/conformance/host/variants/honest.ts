@@ -50,7 +50,7 @@ function attr(value: string): string {
  * Re-render an honest composition in the own format (same frames, same order), reporting where each
  * block and its content are, with the provider named by its routing id.
  */
-export function renderOwnFormat(composed: ComposedPrompt, answers: readonly ProviderAnswer[]): ComposedPrompt {
+export function renderOwnFormat(composed: ComposedPrompt, answers: readonly ProviderAnswer[], faults: { fabricateReference?: boolean } = {}): ComposedPrompt {
   const byKey = new Map<string, { frame: ContextFrame; routingId: string }>();
   for (const a of answers) for (const rf of a.frames) if (!byKey.has(frameIdKey(rf.frameId))) byKey.set(frameIdKey(rf.frameId), { frame: rf.frame, routingId: a.provider.routingId });
   let text = OWN_PREAMBLE;
@@ -59,7 +59,10 @@ export function renderOwnFormat(composed: ComposedPrompt, answers: readonly Prov
   for (const f of composed.frames) {
     const src = byKey.get(frameIdKey(f.frameId));
     const routingId = src?.routingId ?? f.frameId.provider_id;
-    const raw = f.representation === 'reference' ? '' : typeof src?.frame.content === 'string' ? src.frame.content : '';
+    // (a misbehaving variant "rehydrates" a reference frame by describing where its content lives)
+    const ref = src?.frame.content_ref as { uri?: unknown } | undefined;
+    const fabricated = faults.fabricateReference ? `Rehydrated content of ${String(ref?.uri ?? f.frameId.frame_id)}: the archived text, as retrieved.` : '';
+    const raw = f.representation === 'reference' ? fabricated : typeof src?.frame.content === 'string' ? src.frame.content : '';
     const content = escapeOwn(raw);
     // attributes in another order than the bundled host's, the provider by its routing id
     const opener = `${OPEN} | cite ${attr(f.citation)} | kind ${attr(f.kind)} | from ${attr(routingId)} | frame ${attr(f.frameId.frame_id)} ===\n`;
