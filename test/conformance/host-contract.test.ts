@@ -130,3 +130,28 @@ describe('every op result of the bundled host is valid under the published schem
     }
   });
 });
+
+describe('a result that breaks the published contract', () => {
+  it('is a contract error naming op, field and schema path: inconclusive, never an anchor failure', async () => {
+    const r = await runHonest('breaks-contract', '@D2');
+    assert.ok(r.summary.scenarios.length >= 2);
+    for (const s of r.summary.scenarios) {
+      assert.equal(s.status, 'failed', s.name);
+      assert.equal(s.findings.length, 0, 'no finding against D2');
+      assert.match(s.harness_error ?? '', /contract error: the compose result breaks schema\/host-control\/compose\.schema\.json — \/blocks is required \(schema compose\.schema\.json#\/\$defs\/result\/required\)/);
+    }
+    assert.equal(r.summary.ids.find((i) => i.id === 'D2')?.status, 'unwitnessed');
+  });
+});
+
+describe('errors are printed field by field', () => {
+  it('a plain error object with extra members, and a wire error, never print as [object Object]', async () => {
+    const { describeError } = await import('../../src/conformance/host/check-text.js');
+    const { ControlledHostError } = await import('../../src/conformance/host/control-protocol.js');
+    const plain = describeError({ code: 'consent_required', message: 'no receipt', anchor: 'C6', scopes: ['cloud'], provider: 'p1', hint: 'x' });
+    assert.equal(plain, 'consent_required: no receipt [anchor=C6, scopes=["cloud"], provider=p1, hint=x]');
+    const wire = describeError(new ControlledHostError({ code: 'provider_error', message: 'failed', rawCode: 'acme:busy', detail: { a: 1 } }));
+    assert.equal(wire, 'provider_error: failed [rawCode=acme:busy, detail={"a":1}]');
+    assert.doesNotMatch(describeError({ nested: { deep: true } }), /object Object/);
+  });
+});
