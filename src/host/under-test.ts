@@ -6,8 +6,10 @@
  *
  * A host is certified by what it does at its two edges: what it sends to providers (observed by the
  * scripted providers the suite puts in front of it, over real pipes and sockets) and what it hands to
- * its caller (the composed prompt with its audit, the usage report, the attribution record, its errors
- * and its log). The result shapes are this package's types.
+ * its caller (the composed prompt with its blocks, the usage report, the attribution record, its errors
+ * and its log). The shapes are written here as this package's types; what the suite requires of them is
+ * the published contract, schema/host-control/<op>.schema.json (docs/host-control-protocol.md): only what
+ * a check reads is required, and every result is validated against it.
  */
 import type { LookupFunction } from 'node:net';
 import type { ContextQuery } from '../../generated/types/index.js';
@@ -49,6 +51,11 @@ export type Awaitable<T> = T | Promise<T>;
 
 export interface HostUnderTest {
   readonly name: string;
+  /**
+   * The capabilities the host declares, from the closed set of docs/host-control-protocol.md (absent: not
+   * declared — a `not_supported` answer to an operation is then the signal).
+   */
+  readonly capabilities?: readonly string[];
   connectStdio(command: string, args: readonly string[], opts?: ConnectStdioOptions): Promise<ProviderDescriptor>;
   connectHttp(url: string, opts?: ConnectHttpOptions): Promise<ProviderDescriptor>;
   /** Record an explicit, named consent (C1/C6) to the off-machine scopes given (default: all declared). */
@@ -59,7 +66,8 @@ export interface HostUnderTest {
   /** Verify held frames with the provider that served them (V1–V4, D3/D4). */
   verify(routingId: string, held: readonly ReceivedFrame[]): Promise<VerifyOutcome>;
   compose(answers: readonly ProviderAnswer[], opts: ComposeOptions): Awaitable<ComposedPrompt>;
-  usage(answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string): Awaitable<UsageReport>;
+  /** The usage report (UR1) of an executed query, from what a host holds: the query and its fan-out result. */
+  usage(query: ContextQuery, fanOut: FanOutResult): Awaitable<UsageReport>;
   attribute(composed: ComposedPrompt, usage: UsageReport, modelOutput: string): Awaitable<AttributionRecord>;
   /** Everything the host logged so far, rendered (C8: must never contain a credential). */
   logText(): Awaitable<string>;

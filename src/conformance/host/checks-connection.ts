@@ -10,7 +10,7 @@
 import { violation, warning, type Finding } from '../../protocol/findings.js';
 import type { FanOutResult } from '../../host/fan-out.js';
 import { queriesIn } from './checks.js';
-import { describeError, memberOf } from './check-text.js';
+import { describeHostError, memberOf } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ export interface Observed {
   received: readonly Line[];
 }
 
-const describe = describeError;
+const describe = describeHostError;
 
 const member = memberOf;
 

@@ -5,11 +5,11 @@
  */
 import { violation, type Finding } from '../../protocol/findings.js';
 import type { FanOutResult } from '../../host/fan-out.js';
-import { describeError } from './check-text.js';
+import { describeHostError } from './check-text.js';
 
 type Line = Record<string, unknown>;
 
-const describe = describeError;
+const describe = describeHostError;
 
 /** The query envelopes among the lines a provider received. */
 export function queriesIn(lines: readonly Line[]): Line[] {

@@ -9,9 +9,10 @@ import type { ContextFrame, ContextQuery } from '../../../../generated/types/ind
 import type { HostUnderTest } from '../../../host/under-test.js';
 import { frameIdKey } from '../../../protocol/identity.js';
 import type { ComposedPrompt, ComposeOptions } from '../../../host/compose/types.js';
-import { fenceHeader, FENCE_CLOSE, neutralise, PREAMBLE } from '../../../host/compose/render.js';
+import { fenceHeader, FENCE_CLOSE, neutralise, PREAMBLE, type RenderedBlock } from '../../../host/compose/render.js';
 import type { FanOutResult } from '../../../host/fan-out.js';
 import type { HostMisbehaviour } from './manifest.js';
+import { renderOwnFormat } from './honest.js';
 import type { ProviderAnswer } from '../../../host/types.js';
 
 /** Which safeguard a re-render leaves out. */
@@ -34,6 +35,8 @@ export function rerender(composed: ComposedPrompt, answers: readonly ProviderAns
   const byKey = new Map<string, ContextFrame>();
   for (const a of answers) for (const rf of a.frames) if (!byKey.has(frameIdKey(rf.frameId))) byKey.set(frameIdKey(rf.frameId), rf.frame);
   let text = PREAMBLE;
+  let bytes = Buffer.byteLength(PREAMBLE, 'utf8');
+  const blocks: RenderedBlock[] = [];
   for (const f of composed.frames) {
     const frame = byKey.get(frameIdKey(f.frameId));
     let content = '';
@@ -51,9 +54,15 @@ export function rerender(composed: ComposedPrompt, answers: readonly ProviderAns
       cite: f.citation,
       ...(f.representation === 'full' ? {} : { representation: f.representation }),
     });
+    // the spans are where this renderer put the content (so an un-neutralised closer lies inside it)
+    const start = bytes;
+    const cStart = start + Buffer.byteLength(`${header}\n`, 'utf8');
+    const cEnd = cStart + Buffer.byteLength(content, 'utf8');
+    bytes = cEnd + Buffer.byteLength(FENCE_CLOSE, 'utf8');
+    blocks.push({ frameId: f.frameId, span: [start, bytes], contentSpan: [cStart, cEnd], tokens: f.tokens, citation: f.citation });
     text += `${header}\n${content}${FENCE_CLOSE}`;
   }
-  return { ...composed, text };
+  return { ...composed, text, blocks };
 }
 
 /** Wrap compose only. */
@@ -166,7 +175,7 @@ function presentRawScores(honest: HostUnderTest): HostUnderTest {
 
 /** F10 bug: frames of several providers ordered by raw score with no statement that this is the host's policy. */
 function undeclaredOrder(honest: HostUnderTest): HostUnderTest {
-  return composing(honest, async (answers, opts) => ({ ...(await honest.compose(answers, opts)), strategy: '', policyNote: '' }));
+  return composing(honest, async (answers, opts) => ({ ...(await honest.compose(answers, { ...opts, placement: 'rank-order' })), strategy: '', policyNote: '' }));
 }
 
 /** R3 bug: content is written into its fence verbatim (no neutralisation of fence tokens). */
@@ -183,8 +192,17 @@ function renderReferenceContent(honest: HostUnderTest): HostUnderTest {
 function unauditedDrops(honest: HostUnderTest): HostUnderTest {
   return composing(honest, async (answers, opts) => {
     const composed = await honest.compose(answers, opts);
-    return { ...composed, audit: composed.audit.filter((e) => e.disposition === 'admitted') };
+    return { ...composed, audit: composed.audit.filter((e) => e.disposition === 'admitted'), dropped: [] };
   });
+}
+
+/**
+ * S6.4.1 bug in a host with its own prompt format (honest.ts renderOwnFormat): a reference frame is
+ * "rehydrated" with text made up from where its content lives — neither its title nor any content it
+ * carries, so only its block's content span shows it.
+ */
+function fabricateReferenceOwnFormat(honest: HostUnderTest): HostUnderTest {
+  return composing(honest, async (answers, opts) => renderOwnFormat(await honest.compose(answers, opts), answers, { fabricateReference: true }));
 }
 
 export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
@@ -247,6 +265,12 @@ export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
     breaks: ['S6.4.1-unrehydratable-empty'],
     description: 'renders a reference frame it cannot rehydrate from what it carries (content, else its title) instead of an empty contribution',
     wrap: renderReferenceContent,
+  },
+  {
+    mode: 'fabricate-reference-own-format',
+    breaks: ['S6.4.1-unrehydratable-empty'],
+    description: 'renders its own prompt format and fills a reference frame it cannot rehydrate with made-up text about where its content lives (neither its title nor its content)',
+    wrap: fabricateReferenceOwnFormat,
   },
   {
     mode: 'unaudited-drops',
