@@ -649,7 +649,7 @@ class Host:
             if isinstance(h["frameId"].get("content_digest"), str):
                 askable.append(h)
             else:  # D3/V1: a digest-less frame cannot be revalidated: re-queried, never reused
-                dropped.append({"frame": h, "reason": "no-digest"})
+                dropped.append({"frameId": h["frameId"], "reason": "no-digest", "detail": "D3 no content_digest: it cannot be revalidated, so it is re-queried", "frame": h})
                 requery.append(h)
         answered = {}
         if askable and p.caps.get("verify") is True:
@@ -677,7 +677,7 @@ class Host:
             if status == "valid":  # V3: reuse only on a positive answer
                 retained.append(h)
             else:  # V4: never keep serving a stale or gone copy
-                dropped.append({"frame": h, "reason": status})
+                dropped.append({"frameId": h["frameId"], "reason": status, "frame": h})
                 if status != "gone":
                     requery.append(h)
         return {"verdicts": verdicts, "retained": retained, "dropped": dropped, "requery": requery}
@@ -850,7 +850,7 @@ def compose(answers, options):
         pieces.append(block)
         size = end
         used += cost
-        b = {"frameId": fid, "span": [start, end], "contentSpan": [content_start, content_end], "tokens": cost}
+        b = {"frameId": fid, "span": [start, end], "contentSpan": [content_start, content_end], "tokens": cost, "citation": label}
         blocks.append(b)
         entry = {"frameId": fid, "position": len(frames), "citation": label, "tokens": cost, "routingId": rf.get("routingId")}
         if isinstance(rf.get("evidence"), dict):
