@@ -29,7 +29,7 @@ PROTOCOL_VERSION = "contextgraph/1.0"
 HOST_NAME = "cgp-python-example-host"
 
 # The closed capability set of the control protocol that this host has (docs/host-control-protocol.md).
-CAPABILITIES = ["score-thresholds", "embedding"]
+CAPABILITIES = ["score-thresholds", "embedding", "attestation-checks"]
 
 # §7.2 (informative): the factor mapping model tokens into budget tokens when only a model budget is given.
 DEFAULT_SAFETY_FACTOR = 1.35
@@ -62,6 +62,7 @@ MISBEHAVIOURS = {
     "embedding-to-all": "E1: sends the query embedding to every provider, whatever its fingerprint",
     "retry-errors": "X1/X2: retries a failed query once, whatever the error code",
     "show-scores": "F10: prints each frame's raw score in the prompt as a relevance measure",
+    "accept-small-order-key": "S6.5.4-strict-ed25519: verifies Ed25519 without rejecting small-order keys",
 }
 
 MISBEHAVE = None
@@ -202,35 +203,204 @@ def canonical_key(provider_id, frame):
     return (provider_id.encode("utf-8"), str(frame.get("id")).encode("utf-8"), (0, b"") if not isinstance(d, str) else (1, d.encode("utf-8")))
 
 
-def attestation_evidence(provider_id, frames, result):
-    """Per frame: {verdict, inclusionProof?}. F8/F9: nothing here is ever 'attested' (no signature is
-    checked); a commitment that does not recompute is 'commitment-mismatch', anything else signed is
-    'uncheckable'. F13: an inclusion proof is kept (shipped) or derived now, while every sibling is in hand."""
-    entries = [e for e in (result.get("frame_attestations") or []) if isinstance(e, dict)]
+# ─── Ed25519 verification (RFC 8032), strict (§6.5.4) ─────────────────────────────────────────────────
+#
+# Pure Python: rejects non-canonical point encodings, S >= L and small-order public keys and R, and checks
+# the cofactorless equation [S]B = R + [k]A. Slow (milliseconds per signature) and not constant-time,
+# which is acceptable for a verifier of public data.
+
+ED_P = 2**255 - 19
+ED_L = 2**252 + 27742317777372353535851937790883648493
+ED_D = (-121665 * pow(121666, ED_P - 2, ED_P)) % ED_P
+ED_SQRT_M1 = pow(2, (ED_P - 1) // 4, ED_P)
+ED_B = (15112221349535400772501151409588531511454012693041857206046113283949847762202,
+        46316835694926478169428394003475163141307993866256225615783033603165251855960)
+ED_IDENTITY = (0, 1, 1, 0)
+
+
+def ed_point(xy):
+    x, y = xy
+    return (x, y, 1, x * y % ED_P)
+
+
+def ed_add(a, b):
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    pa = (y1 - x1) * (y2 - x2) % ED_P
+    pb = (y1 + x1) * (y2 + x2) % ED_P
+    pc = t1 * 2 * ED_D * t2 % ED_P
+    pd = z1 * 2 * z2 % ED_P
+    e, f, g, h = pb - pa, pd - pc, pd + pc, pb + pa
+    return (e * f % ED_P, g * h % ED_P, f * g % ED_P, e * h % ED_P)
+
+
+def ed_mul(k, pt):
+    acc = ED_IDENTITY
+    while k > 0:
+        if k & 1:
+            acc = ed_add(acc, pt)
+        pt = ed_add(pt, pt)
+        k >>= 1
+    return acc
+
+
+def ed_equal(a, b):
+    return (a[0] * b[2] - b[0] * a[2]) % ED_P == 0 and (a[1] * b[2] - b[1] * a[2]) % ED_P == 0
+
+
+def ed_decode(b):
+    """A canonical point encoding, or None."""
+    if len(b) != 32:
+        return None
+    y = int.from_bytes(b, "little") & ((1 << 255) - 1)
+    sign = b[31] >> 7
+    if y >= ED_P:
+        return None
+    x2 = (y * y - 1) * pow(ED_D * y * y + 1, ED_P - 2, ED_P) % ED_P
+    x = pow(x2, (ED_P + 3) // 8, ED_P)
+    if (x * x - x2) % ED_P != 0:
+        x = x * ED_SQRT_M1 % ED_P
+    if (x * x - x2) % ED_P != 0:
+        return None
+    if x == 0 and sign == 1:
+        return None
+    if x & 1 != sign:
+        x = ED_P - x
+    return ed_point((x, y))
+
+
+def ed_small_order(pt):
+    return ed_equal(ed_mul(8, pt), ED_IDENTITY)
+
+
+def ed25519_verify(public_key, message, signature, strict=True):
+    """True only for a valid signature; strict rejects small-order keys and R (§6.5.4 SHOULD)."""
+    if len(public_key) != 32 or len(signature) != 64:
+        return False
+    a = ed_decode(public_key)
+    r = ed_decode(signature[:32])
+    if a is None or r is None:
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    if s >= ED_L:
+        return False
+    if strict and (ed_small_order(a) or ed_small_order(r)):
+        return False
+    k = int.from_bytes(hashlib.sha512(signature[:32] + public_key + message).digest(), "little") % ED_L
+    return ed_equal(ed_mul(s, ed_point(ED_B)), ed_add(r, ed_mul(k, a)))
+
+
+def unhex(s, n):
+    if not isinstance(s, str) or len(s) != 2 * n:
+        return None
+    try:
+        return bytes.fromhex(s)
+    except ValueError:
+        return None
+
+
+def parse_digest(s):
+    if isinstance(s, str) and s.startswith("sha256:"):
+        return unhex(s[len("sha256:"):], 32)
+    return None
+
+
+def fold_proof(leaf_commitment, proof, leaf_count):
+    """The root an inclusion proof recomputes (RFC 6962 audit path, shape-checked), or None."""
+    if not isinstance(proof, dict) or proof.get("leaf_count") != leaf_count or not isinstance(proof.get("path"), list):
+        return None
+    m = proof.get("leaf_index")
+    if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m < leaf_count:
+        return None
+    # the sides the RFC 6962 path of (m, n) must have, leaf first
+    sides, mm, n = [], m, leaf_count
+    while n > 1:
+        k = 1
+        while k * 2 < n:
+            k *= 2
+        if mm < k:
+            sides.append(False)
+            n = k
+        else:
+            sides.append(True)
+            mm, n = mm - k, n - k
+    sides.reverse()
+    path = proof["path"]
+    if len(path) != len(sides):
+        return None
+    h = sha256(b"\x00" + leaf_commitment)
+    for step, want_left in zip(path, sides):
+        if not isinstance(step, dict) or step.get("sibling_is_left") is not want_left:
+            return None
+        sib = parse_digest(step.get("sibling"))
+        if sib is None:
+            return None
+        h = sha256(b"\x01" + sib + h) if want_left else sha256(b"\x01" + h + sib)
+    return h
+
+
+def attestation_evidence(provider_id, frames, result, attester_keys):
+    """Per frame: {verdict, inclusionProof?} — distinct verdicts (§6.5.4), never a boolean:
+    attested, commitment-mismatch, bad-signature, unknown-key, uncheckable (F8), unattested, proof-mismatch.
+    F9: the verdict only describes the frame; no frame is dropped for it. F13: an inclusion proof the
+    provider did not ship is derived now, while every sibling of the signed result is in hand."""
+    keys = {}
+    for k in attester_keys or []:
+        if isinstance(k, dict) and isinstance(k.get("key_id"), str):
+            keys[k["key_id"]] = k
+    entries = [e for e in (result.get("frame_attestations") or []) if isinstance(e, dict) and isinstance(e.get("frame"), dict)]
     root_att = result.get("result_attestation") if isinstance(result.get("result_attestation"), dict) else None
     ordered = sorted(range(len(frames)), key=lambda i: canonical_key(provider_id, frames[i]))
     commitments = [frame_commitment(provider_id, frames[i]) for i in ordered]
-    root_ok = root_att is not None and root_att.get("signed_commitment") == render_digest(mth(commitments))
+    computed_root = mth(commitments)
+
+    def signature_verdict(att, signed_bytes):
+        if att.get("algorithm") != "ed25519":
+            return "uncheckable"  # F8: an algorithm contextgraph/1.0 does not define
+        key = keys.get(att.get("key_id"))
+        if key is None or key.get("algorithm") != "ed25519":
+            return "unknown-key"
+        pk, sig = unhex(key.get("public_key"), 32), unhex(att.get("signature"), 64)
+        if pk is None or sig is None:
+            return "bad-signature"
+        return "attested" if ed25519_verify(pk, signed_bytes, sig, strict=MISBEHAVE != "accept-small-order-key") else "bad-signature"
+
     evidence = []
     for i, frame in enumerate(frames):
-        own = [e for e in entries if isinstance(e.get("frame"), dict) and e["frame"].get("frame_id") == frame.get("id")
+        own = [e for e in entries if e["frame"].get("frame_id") == frame.get("id") and e["frame"].get("provider_id") in (None, provider_id)
                and e["frame"].get("content_digest") == frame.get("content_digest")]
+        commitment = frame_commitment(provider_id, frame)
+        shipped = next((e.get("inclusion_proof") for e in own if isinstance(e.get("inclusion_proof"), dict)), None)
         ev = {}
-        signed = root_att is not None or any(isinstance(e.get("attestation"), dict) for e in own)
-        mismatch = any(isinstance(e.get("attestation"), dict)
-                       and e["attestation"].get("signed_commitment") != render_digest(frame_commitment(provider_id, frame)) for e in own)
-        if not signed:
-            ev["verdict"] = "unattested"
-        elif mismatch or (root_att is not None and not root_ok and not any(isinstance(e.get("attestation"), dict) for e in own)):
-            ev["verdict"] = "commitment-mismatch"
+        att = next((e["attestation"] for e in own if isinstance(e.get("attestation"), dict)), None)
+        if att is not None:
+            # §6.5.4: the commitment is compared before the signature is examined
+            if att.get("algorithm") != "ed25519":
+                ev["verdict"] = "uncheckable"
+            elif att.get("signed_commitment") != render_digest(commitment):
+                ev["verdict"] = "commitment-mismatch"
+            else:
+                ev["verdict"] = signature_verdict(att, commitment)
+        elif root_att is not None:
+            signed_root = parse_digest(root_att.get("signed_commitment"))
+            if root_att.get("algorithm") != "ed25519":
+                ev["verdict"] = "uncheckable"
+            elif shipped is not None:
+                folded = fold_proof(commitment, shipped, len(frames))
+                if folded is None or folded != signed_root:
+                    ev["verdict"] = "proof-mismatch" if computed_root == signed_root else "commitment-mismatch"
+                else:
+                    ev["verdict"] = signature_verdict(root_att, signed_root)
+            elif computed_root != signed_root:
+                ev["verdict"] = "commitment-mismatch"
+            else:
+                ev["verdict"] = signature_verdict(root_att, signed_root)
         else:
-            ev["verdict"] = "uncheckable"
-            ev["note"] = "this host checks no signature (capability attestation-checks not declared)"
+            ev["verdict"] = "unattested"
         if root_att is not None:
-            shipped = next((e.get("inclusion_proof") for e in own if isinstance(e.get("inclusion_proof"), dict)), None)
             if shipped is not None:
                 ev["inclusionProof"] = shipped
-            elif root_ok:
+            elif render_digest(computed_root) == root_att.get("signed_commitment"):
                 m = ordered.index(i)
                 ev["inclusionProof"] = {
                     "leaf_index": m,
@@ -623,7 +793,7 @@ class Host:
             else:
                 audits.append({"provider": who, "routingId": p.routing_id, "admitted": True,
                                "report": f"provider {json.dumps(p.name)}: {len(frames)} frames, {declared} tokens within max_tokens {max_tokens}"})
-            evidence = attestation_evidence(p.name, frames, value)
+            evidence = attestation_evidence(p.name, frames, value, p.ack.get("attester_keys") if isinstance(p.ack.get("attester_keys"), list) else [])
             received = []
             for f, ev in zip(frames, evidence):
                 fid = {"provider_id": p.name, "frame_id": f["id"]}
