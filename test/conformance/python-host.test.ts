@@ -68,8 +68,16 @@ test('python host: every --misbehave mode is caught under the anchor it breaks',
   assert.equal(listed.status, 0, listed.stderr);
   assert.deepEqual(listed.stdout.trim().split('\n').map((l) => l.split('\t')[0]).sort(), MODES.map((m) => m.mode).sort(), 'every mode the host lists is tested here');
   const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-python-host-bad-'));
+  const misses: string[] = [];
   for (const { mode, tags, anchor, severity = 'error' } of MODES) {
     const run = await runSuite({ side: 'host', hostCommand: `${HOST} --misbehave ${mode}`, tags, reportName: `python-host-${mode}`, reportsDir, progress: null });
+    const hits = run.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.severity === severity && new RegExp(`^${anchor}$`).test(f.id)).map((f) => ({ s, f })));
+    t.diagnostic(`${mode}: ${hits.length} ${severity === 'error' ? 'violation' : 'warning'}(s) under ${anchor}${hits[0] ? ` — ${String(hits[0].f.message).split('\n')[0]}` : ''}`);
+    if (hits.length === 0) misses.push(`--misbehave ${mode} is not caught under ${anchor}: ${JSON.stringify(notPassed(run))}`);
+    else if (severity === 'error' && (run.success || !hits.some(({ s }) => s.status === 'failed'))) misses.push(`--misbehave ${mode}: the ${anchor} violation failed no scenario`);
+  }
+  assert.deepEqual(misses, []);
+});
     const hits = run.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.severity === severity && new RegExp(`^${anchor}$`).test(f.id)).map((f) => ({ s, f })));
     t.diagnostic(`${mode}: ${hits.length} ${severity === 'error' ? 'violation' : 'warning'}(s) under ${anchor}${hits[0] ? ` — ${hits[0].f.id}: ${String(hits[0].f.message).split('\n')[0]}` : ''}`);
     assert.ok(hits.length >= 1, `--misbehave ${mode} is not caught under ${anchor}: ${JSON.stringify(notPassed(run))}`);
