@@ -78,15 +78,6 @@ test('python host: every --misbehave mode is caught under the anchor it breaks',
   }
   assert.deepEqual(misses, []);
 });
-    const hits = run.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.severity === severity && new RegExp(`^${anchor}$`).test(f.id)).map((f) => ({ s, f })));
-    t.diagnostic(`${mode}: ${hits.length} ${severity === 'error' ? 'violation' : 'warning'}(s) under ${anchor}${hits[0] ? ` — ${hits[0].f.id}: ${String(hits[0].f.message).split('\n')[0]}` : ''}`);
-    assert.ok(hits.length >= 1, `--misbehave ${mode} is not caught under ${anchor}: ${JSON.stringify(notPassed(run))}`);
-    if (severity === 'error') {
-      assert.equal(run.success, false, `--misbehave ${mode} passed the suite (${tags})`);
-      assert.ok(hits.some(({ s }) => s.status === 'failed'), `--misbehave ${mode}: the ${anchor} violation failed no scenario`);
-    }
-  }
-});
 
 // A tee between the suite and the host process that records every control line both ways (one file per
 // process), so each result the Python host returned can be validated on its own.
