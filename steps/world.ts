@@ -2,6 +2,7 @@
 // findings and applicability become cucumber attachments, harness errors are kept apart from target failures.
 import { setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import {
+  APPLICABILITY_MEDIA_TYPE,
   ConformanceFailure,
   describeError,
   FINDING_MEDIA_TYPE,
@@ -12,6 +13,7 @@ import {
 } from '../src/conformance/suite/index.js';
 import type { Finding } from '../src/protocol/findings.js';
 import type { HostScenario } from '../src/conformance/host/scenario.js';
+import { CapabilityNotApplicable } from '../src/conformance/host/capabilities.js';
 
 // Cucumber's own step timeout is off: every wire read inside a step is already bounded by the suite timeouts
 // (decision 12, configurable per run), so the only limit left is a harness backstop scaled to those timeouts
@@ -72,12 +74,18 @@ export class ProviderWorld extends World {
    * Run a step body. Target errors that escape a probe become failures naming the scenario's ids; anything
    * else that is not a ConformanceFailure is a harness error, attached apart and re-thrown as such.
    */
-  async run(body: () => Promise<unknown> | unknown): Promise<void> {
+  async run(body: () => Promise<unknown> | unknown): Promise<'skipped' | undefined> {
     try {
       const ms = this.probe ? stepBackstopMs(this.probe.config.timeouts) : 120_000;
       await withBackstop(Promise.resolve().then(body), ms, 'this step');
+      return undefined;
     } catch (err) {
       if (err instanceof ConformanceFailure) throw err;
+      // a host lacking a capability the scenario's (conditional) anchors need: not applicable, with why
+      if (err instanceof CapabilityNotApplicable) {
+        this.attach(JSON.stringify({ not_applicable: err.message }), APPLICABILITY_MEDIA_TYPE);
+        return 'skipped';
+      }
       if (isTargetError(err)) {
         throw new ConformanceFailure(`${this.probe?.ids.join(', ') ?? 'target'}: the target failed during this step: ${describeError(err)}`);
       }

@@ -49,6 +49,11 @@ export type Awaitable<T> = T | Promise<T>;
 
 export interface HostUnderTest {
   readonly name: string;
+  /**
+   * The capabilities the host declares, from the closed set of docs/host-control-protocol.md (absent: not
+   * declared — a `not_supported` answer to an operation is then the signal).
+   */
+  readonly capabilities?: readonly string[];
   connectStdio(command: string, args: readonly string[], opts?: ConnectStdioOptions): Promise<ProviderDescriptor>;
   connectHttp(url: string, opts?: ConnectHttpOptions): Promise<ProviderDescriptor>;
   /** Record an explicit, named consent (C1/C6) to the off-machine scopes given (default: all declared). */
@@ -59,7 +64,8 @@ export interface HostUnderTest {
   /** Verify held frames with the provider that served them (V1–V4, D3/D4). */
   verify(routingId: string, held: readonly ReceivedFrame[]): Promise<VerifyOutcome>;
   compose(answers: readonly ProviderAnswer[], opts: ComposeOptions): Awaitable<ComposedPrompt>;
-  usage(answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string): Awaitable<UsageReport>;
+  /** The usage report (UR1) of an executed query, from what a host holds: the query and its fan-out result. */
+  usage(query: ContextQuery, fanOut: FanOutResult): Awaitable<UsageReport>;
   attribute(composed: ComposedPrompt, usage: UsageReport, modelOutput: string): Awaitable<AttributionRecord>;
   /** Everything the host logged so far, rendered (C8: must never contain a credential). */
   logText(): Awaitable<string>;

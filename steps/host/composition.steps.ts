@@ -59,25 +59,25 @@ async function compose(h: HostScenario, opts: ComposeOptions): Promise<void> {
 }
 
 Given('the host under test has connected {string} under the alias {string}', async function (this: ProviderWorld, label: string, alias: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     const p = await this.h.connect(label, { alias });
     if (p.connectError !== undefined) throw new Error(`connecting ${label} as ${alias} was refused: ${String(p.connectError)}`);
   });
 });
 
 When('the host under test fans out a query for at most {int} frames and {int} tokens', async function (this: ProviderWorld, maxFrames: number, maxTokens: number) {
-  await this.run(async () => {
+  return this.run(async () => {
     state(this.h).maxTokens = maxTokens;
     await this.h.queryAll({ goal: GOAL, max_frames: maxFrames, max_tokens: maxTokens });
   });
 });
 
 When('the host under test composes the answers within {int} budget tokens', async function (this: ProviderWorld, budgetTokens: number) {
-  await this.run(() => compose(this.h, { budgetTokens }));
+  return this.run(() => compose(this.h, { budgetTokens }));
 });
 
 When('the host under test composes the answers for a model budget of {int} model tokens', async function (this: ProviderWorld, modelTokens: number) {
-  await this.run(() => {
+  return this.run(() => {
     state(this.h).modelTokens = modelTokens;
     return compose(this.h, { modelBudgetTokens: modelTokens });
   });
@@ -86,12 +86,12 @@ When('the host under test composes the answers for a model budget of {int} model
 When(
   'the host under test composes the answers within {int} budget tokens with a score threshold of {float} on {string} only',
   async function (this: ProviderWorld, budgetTokens: number, threshold: number, label: string) {
-    await this.run(() => compose(this.h, { budgetTokens, providerThresholds: { [nameOf(this.h, label)]: threshold } }));
+    return this.run(() => compose(this.h, { budgetTokens, providerThresholds: { [nameOf(this.h, label)]: threshold } }));
   },
 );
 
 Then('{string} is dropped whole with a loud report of its declared and allowed tokens \\(B2)', async function (this: ProviderWorld, label: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     const frames = served(this.h, label);
     const maxTokens = state(this.h).maxTokens;
     if (maxTokens === undefined) throw new Error('no query was fanned out with a max_tokens');
@@ -116,47 +116,47 @@ Then('{string} is dropped whole with a loud report of its declared and allowed t
 });
 
 Then('the frame {string} of {string} appears once in the prompt \\(D2)', async function (this: ProviderWorld, id: string, providerName: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.judge(checkSameFrameIdOnce(providerName, id, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
   });
 });
 
 Then('every frame of {string} reaches the prompt despite its low scores \\(F10)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const budget = this.h.lastComposed?.budget.budgetTokens;
     this.judge(checkLowScoresKept(nameOf(this.h, label), served(this.h, label), this.h.lastComposed, `no threshold was asked for and the budget of ${budget} tokens holds every offered frame`));
   });
 });
 
 Then('no raw score is presented in the prompt \\(F10)', async function (this: ProviderWorld) {
-  await this.run(() => {
+  return this.run(() => {
     const all = [...this.h.providers.keys()].flatMap((label) => served(this.h, label));
     this.judge(checkNoRawScores(all, this.h.lastComposed));
   });
 });
 
 Then('the host states its cross-provider order as its own policy \\(F10)', async function (this: ProviderWorld) {
-  await this.run(() => {
+  return this.run(() => {
     this.judge(checkOrderDeclaredAsPolicy(this.h.lastComposed));
   });
 });
 
 Then('the threshold of {float} on {string} touched no other provider\'s frames \\({ids})', async function (this: ProviderWorld, threshold: number, label: string, _ids: string[]) {
-  await this.run(() => {
+  return this.run(() => {
     const others = new Map([...this.h.providers.keys()].filter((l) => l !== label).map((l) => [nameOf(this.h, l), served(this.h, l)] as const));
     this.judge(checkThresholdConfined(nameOf(this.h, label), threshold, others, this.h.lastComposed));
   });
 });
 
 Then('the frame {string} of {string} stays in its own fenced block with the text {string} \\(R3)', async function (this: ProviderWorld, id: string, label: string, marker: string) {
-  await this.run(() => {
+  return this.run(() => {
     const f = frameOf(this.h, label, id);
     this.judge(checkFenced({ provider: nameOf(this.h, label), id, kind: f.kind, marker }, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
   });
 });
 
 Then('the reference frame {string} of {string} contributes empty content \\(S6.4.1-unrehydratable-empty)', async function (this: ProviderWorld, id: string, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const f = frameOf(this.h, label, id);
     if (f.representation !== 'reference') throw new Error(`frame ${id} of ${label} is not served as a reference frame`);
     this.judge(checkReferenceEmpty(nameOf(this.h, label), id, [f.content ?? '', f.title ?? ''], this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
@@ -164,7 +164,7 @@ Then('the reference frame {string} of {string} contributes empty content \\(S6.4
 });
 
 Then('the prompt stays within the model budget through a safety factor \\(S7.2-budget-token)', async function (this: ProviderWorld) {
-  await this.run(() => {
+  return this.run(() => {
     const modelTokens = state(this.h).modelTokens;
     if (modelTokens === undefined) throw new Error('no composition for a model budget was asked for');
     this.judge(checkModelBudgetMapped(modelTokens, this.h.lastComposed));
@@ -174,7 +174,7 @@ Then('the prompt stays within the model budget through a safety factor \\(S7.2-b
 Then(
   'every offered frame is in the prompt or explained by a drop record, and {string} appears once \\(S11-compose-reference)',
   async function (this: ProviderWorld, shared: string) {
-    await this.run(() => {
+    return this.run(() => {
       this.judge(checkAuditExplainsDrops(this.h.lastFanOut?.answers ?? [], this.h.lastComposed, [shared]));
     });
   },

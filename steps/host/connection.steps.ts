@@ -31,7 +31,7 @@ function attempt(h: HostScenario, label: string): ConnectAttempt {
 
 // A refusal is an outcome here, not a step failure: it is kept with the time the attempt took.
 When('the host under test tries to connect {string}', async function (this: ProviderWorld, label: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     await this.h.host();
     const started = performance.now();
     const p = await this.h.connect(label);
@@ -42,7 +42,7 @@ When('the host under test tries to connect {string}', async function (this: Prov
 // H3: "promptly" = within half the suite's handshake bound (a refusal raised when the ack is read takes a
 // process spawn and one line; a host that waits for its handshake timeout instead is left hanging).
 Then('the host refused {string} promptly with a named version mismatch and never queried it \\(H3)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const a = attempt(this.h, label);
     const acked = this.h.provider(label).config.protocol_version;
     this.judge(
@@ -55,7 +55,7 @@ Then('the host refused {string} promptly with a named version mismatch and never
 });
 
 Then('the host refused {string} at the handshake for its contradictory data flow and never queried it \\(C5)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const scopes = this.h.provider(label).config.egress_scopes;
     this.judge(checkScopeContradictionRefused({ label, received: this.h.received(label) }, { error: attempt(this.h, label).error, scopes: Array.isArray(scopes) ? scopes.map(String) : [] }));
   });

@@ -17,6 +17,7 @@ import {
 } from '../../src/conformance/host/checks-extensibility.js';
 import type { HostScenario } from '../../src/conformance/host/scenario.js';
 import type { ProviderWorld } from '../world.js';
+import { isScenarioVerdict } from '../../src/conformance/host/scenario.js';
 
 const STATE = 'extensibility.steps';
 const query = (goal: string): ContextQuery => ({ goal, max_frames: 4, max_tokens: 2000 });
@@ -40,13 +41,14 @@ async function settle(run: Promise<unknown>): Promise<{ fanOut: PipelinedQuery['
   try {
     return { fanOut: (await run) as PipelinedQuery['fanOut'], thrown: undefined };
   } catch (err) {
+    if (isScenarioVerdict(err)) throw err;
     return { fanOut: undefined, thrown: err };
   }
 }
 
 // H4: both fan-outs are started before either settles, so both queries are in flight on the connection.
 When('the host under test fans out the queries {string} and {string} at once', async function (this: ProviderWorld, first: string, second: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     const host = await this.h.host();
     const runs = await Promise.all([first, second].map(async (goal) => ({ goal, ...(await settle(host.queryAll(query(goal)))) })));
     this.h.state.set(STATE, runs);
@@ -55,7 +57,7 @@ When('the host under test fans out the queries {string} and {string} at once', a
 
 // One after the other: the second reply can then carry the first request's (already answered) id.
 When('the host under test fans out the queries {string} and then {string}', async function (this: ProviderWorld, first: string, second: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     const runs: PipelinedQuery[] = [];
     for (const goal of [first, second]) {
       await this.h.queryAll(query(goal));
@@ -66,7 +68,7 @@ When('the host under test fans out the queries {string} and then {string}', asyn
 });
 
 Then('each query to {string} was answered with the frames of its own goal \\(H4)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const runs = this.h.state.get(STATE) as PipelinedQuery[] | undefined;
     if (runs === undefined) throw new Error('the scenario fanned out no pair of queries');
     this.judge(checkRepliesDemultiplexed(connected(this.h, label), runs));
@@ -74,7 +76,7 @@ Then('each query to {string} was answered with the frames of its own goal \\(H4)
 });
 
 Then('the host reported a correlation failure for {string} and took none of its replies as an answer \\(H4)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const mode = this.h.provider(label).config.idMode;
     const how = mode === 'wrong' ? 'a wrong id' : mode === 'omit' ? 'no id' : mode === 'previous' ? "an earlier request's id" : `idMode ${JSON.stringify(mode)}`;
     const runs = this.h.state.get(STATE) as PipelinedQuery[] | undefined;
@@ -86,14 +88,14 @@ Then('the host reported a correlation failure for {string} and took none of its 
 });
 
 Then('the host accepted {string} and took its answer, ignoring the members {string} it does not recognise \\({ids})', async function (this: ProviderWorld, label: string, where: string, ids: string[]) {
-  await this.run(() => {
+  return this.run(() => {
     const unknown = where.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     this.judge(checkUnknownMembersIgnored(ids, seen(this.h, label), { frameIds: servedIds(this.h, label), unknown }, this.h.lastFanOut, this.h.lastError));
   });
 });
 
 Then('the host reported the error of {string} by its code, ignoring the members {string} it does not recognise \\({ids})', async function (this: ProviderWorld, label: string, where: string, ids: string[]) {
-  await this.run(() => {
+  return this.run(() => {
     const code = this.h.provider(label).config.errorCode;
     if (typeof code !== 'string') throw new Error(`scripted provider ${JSON.stringify(label)} is not scripted with an errorCode`);
     const unknown = where.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
@@ -102,7 +104,7 @@ Then('the host reported the error of {string} by its code, ignoring the members 
 });
 
 Then('the host reported the error of {string} under its namespaced code, not as the base code after the colon \\(U3)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const code = this.h.provider(label).config.errorCode;
     if (typeof code !== 'string' || !code.includes(':')) throw new Error(`scripted provider ${JSON.stringify(label)} is not scripted with a namespaced errorCode`);
     this.judge(checkNamespacedCodeNotBase(seen(this.h, label), code, this.h.lastFanOut, this.h.lastError));
@@ -110,7 +112,7 @@ Then('the host reported the error of {string} under its namespaced code, not as 
 });
 
 Then('{string} was not queried: its namespaced scope {string} is not the base scope after the colon \\(U3)', async function (this: ProviderWorld, label: string, scope: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.judge(checkNamespacedScopeNotBase(seen(this.h, label), scope, this.h.lastFanOut, this.h.lastError));
   });
 });

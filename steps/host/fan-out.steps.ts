@@ -26,23 +26,23 @@ function served(world: ProviderWorld, label: string, id: string): Record<string,
 
 // E1: the fingerprint is an option of the host itself, so it is set before anything is connected.
 Given('the host under test has the embedding fingerprint {string}', async function (this: ProviderWorld, fingerprint: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     if (this.h.providers.size > 0) throw new Error('the embedding fingerprint must be given before any provider is declared');
     await this.h.host({ embeddingFingerprint: fingerprint });
   });
 });
 
 When('the host under test fans out a query carrying a {int}-number embedding', async function (this: ProviderWorld, n: number) {
-  await this.run(() => this.h.queryAll({ ...BASE_QUERY, embedding: Array.from({ length: n }, (_, i) => (i + 1) / (n + 1)) }));
+  return this.run(() => this.h.queryAll({ ...BASE_QUERY, embedding: Array.from({ length: n }, (_, i) => (i + 1) / (n + 1)) }));
 });
 
 When('the host under test fans out a query preferring the representations {string}', async function (this: ProviderWorld, list: string) {
   const prefs = list.split(',').map((s) => s.trim());
-  await this.run(() => this.h.queryAll({ ...BASE_QUERY, representation_preferences: prefs } as ContextQuery));
+  return this.run(() => this.h.queryAll({ ...BASE_QUERY, representation_preferences: prefs } as ContextQuery));
 });
 
 Then('{string} received no embedding, while {string} with the host\'s fingerprint could \\(E1)', async function (this: ProviderWorld, label: string, control: string) {
-  await this.run(() => {
+  return this.run(() => {
     const host = this.h.provider(control).config.fingerprint;
     const fp = this.h.provider(label).config.fingerprint;
     this.judge(
@@ -56,20 +56,20 @@ Then('{string} received no embedding, while {string} with the host\'s fingerprin
 });
 
 Then('{string} was asked only for representations it advertised \\(P5)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const reps = this.h.provider(label).config.representations;
     this.judge(checkRepresentationsAdvertised({ label, received: this.h.received(label) }, Array.isArray(reps) ? reps.map(String) : []));
   });
 });
 
 Then('{string} received no correlation id \\(S3.2-no-id-without-correlation)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.judge(checkNoIdWithoutCorrelation({ label, received: this.h.received(label) }));
   });
 });
 
 Then('{string} received the query exactly once and the host reported its error as not retryable \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
-  await this.run(() => {
+  return this.run(() => {
     const code = this.h.provider(label).config.errorCode;
     const rawCode = typeof code === 'string' ? code : null;
     const p = { label, routingId: this.h.routingId(label), received: this.h.received(label) };
@@ -83,14 +83,14 @@ Then('{string} received the query exactly once and the host reported its error a
 });
 
 Then('the host kept the frame {string} of {string} with its kind verbatim \\(U2)', async function (this: ProviderWorld, frameId: string, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const kind = served(this, label, frameId).kind;
     this.judge(checkUnknownKindKept({ label, routingId: this.h.routingId(label) }, { id: frameId, kind: String(kind) }, this.h.lastFanOut, this.h.lastError));
   });
 });
 
 Then('the host kept the frame {string} of {string} with its relation verbatim \\(S8.1-rel-open)', async function (this: ProviderWorld, frameId: string, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const extra = served(this, label, frameId).extra as { relations?: Array<{ rel?: unknown }> } | undefined;
     const rel = extra?.relations?.[0]?.rel;
     if (typeof rel !== 'string') throw new Error(`frame ${JSON.stringify(frameId)} of ${JSON.stringify(label)} is scripted without a relation`);

@@ -5,13 +5,15 @@ import { disposeWarmHosts } from '../../src/conformance/host/control-client.js';
 import { HostScenario } from '../../src/conformance/host/scenario.js';
 import { hostSuiteConfig, type HostRunParameters } from '../../src/conformance/host/runtime.js';
 import { idsOfTags } from '../../src/conformance/host/tags.js';
+import { capabilityNeeds } from '../../src/conformance/host/capabilities.js';
 import type { ProviderWorld } from '../world.js';
 import { encodeTranscript, TRANSCRIPT_MEDIA_TYPE, wireEntry, type WireEntry } from '../../src/conformance/evidence.js';
 import { existsSync, readFileSync } from 'node:fs';
 
 Before({ tags: '@host', name: 'host scenario setup' }, async function (this: ProviderWorld, { pickle }) {
   const config = await hostSuiteConfig(this.parameters as { host?: HostRunParameters });
-  this.hostScenario = new HostScenario(config, idsOfTags(pickle.tags.map((t) => t.name)));
+  const tags = pickle.tags.map((t) => t.name);
+  this.hostScenario = new HostScenario(config, idsOfTags(tags), capabilityNeeds(tags));
 });
 
 After({ tags: '@host', name: 'host scenario teardown' }, async function (this: ProviderWorld) {

@@ -17,6 +17,7 @@ import { loopbackLookup, startHttpProvider, testCertificate, type HttpProvider, 
 import type { HostScenario } from '../../src/conformance/host/scenario.js';
 import { HarnessError } from '../../src/conformance/suite/index.js';
 import type { ProviderWorld } from '../world.js';
+import { isScenarioVerdict } from '../../src/conformance/host/scenario.js';
 
 interface HttpPeer {
   server: HttpProvider;
@@ -66,6 +67,7 @@ async function connectOverHttp(h: HostScenario, label: string, opts: { tls: bool
     entry.connected = true;
     delete provider.connectError;
   } catch (err) {
+    if (isScenarioVerdict(err)) throw err;
     entry.connectError = err;
     provider.connectError = err;
     h.lastError = err;
@@ -78,41 +80,41 @@ function mustConnect(label: string, entry: HttpPeer): void {
 }
 
 Given('the host under test has connected {string} over HTTPS at a non-loopback name', async function (this: ProviderWorld, label: string) {
-  await this.run(async () => mustConnect(label, await connectOverHttp(this.h, label, { tls: true, credential: false })));
+  return this.run(async () => mustConnect(label, await connectOverHttp(this.h, label, { tls: true, credential: false })));
 });
 
 Given('the host under test has connected {string} over HTTPS at a non-loopback name with a bearer credential', async function (this: ProviderWorld, label: string) {
-  await this.run(async () => mustConnect(label, await connectOverHttp(this.h, label, { tls: true, credential: true })));
+  return this.run(async () => mustConnect(label, await connectOverHttp(this.h, label, { tls: true, credential: true })));
 });
 
 When('the host under test tries to connect {string} over HTTPS at a non-loopback name with a bearer credential', async function (this: ProviderWorld, label: string) {
-  await this.run(() => connectOverHttp(this.h, label, { tls: true, credential: true }));
+  return this.run(() => connectOverHttp(this.h, label, { tls: true, credential: true }));
 });
 
 When('the host under test tries to connect {string} over plaintext HTTP at a non-loopback name with a bearer credential', async function (this: ProviderWorld, label: string) {
-  await this.run(() => connectOverHttp(this.h, label, { tls: false, credential: true }));
+  return this.run(() => connectOverHttp(this.h, label, { tls: false, credential: true }));
 });
 
 When('{string} stops listening', async function (this: ProviderWorld, label: string) {
-  await this.run(() => peer(this.h, label).server.close());
+  return this.run(() => peer(this.h, label).server.close());
 });
 
 Then('{string}, reached at a non-loopback name, received no query and the host reported the refusal \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
-  await this.run(() => {
+  return this.run(() => {
     const p = peer(this.h, label);
     this.judge(checkNonLoopbackGated(ids, { label, url: p.server.url, routingId: this.h.routingId(label) }, p.server.requests, this.h.lastFanOut, this.h.lastError));
   });
 });
 
 Then('the connection to {string} was refused before any byte left in plaintext \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
-  await this.run(() => {
+  return this.run(() => {
     const p = peer(this.h, label);
     this.judge(checkPlaintextRefused(ids, { label, url: p.server.url }, p.server.requests, { connected: p.connected, error: p.connectError, lookups: p.lookup.calls }));
   });
 });
 
 Then('the host sent the bearer credential to {string}, and it appears in no log line or surfaced error \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
-  await this.run(async () => {
+  return this.run(async () => {
     const p = peer(this.h, label);
     const token = p.token;
     if (token === undefined) throw new HarnessError(`${label} was connected without a credential`);

@@ -7,19 +7,19 @@ import { checkKeptProofsRecomputeRoot, signedResultScript } from '../../src/conf
 import type { ProviderWorld } from '../world.js';
 
 Given('a scripted provider {string} that signs its result without inclusion proofs', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.h.scripted(label, signedResultScript(label, false));
   });
 });
 
 Given('a scripted provider {string} that signs its result and ships an inclusion proof per frame', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.h.scripted(label, signedResultScript(label, true));
   });
 });
 
 Then('every frame the composition kept of {string}\'s signed result carries an inclusion proof recomputing its root \\(F13)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const config = this.h.provider(label).config;
     this.judge(checkKeptProofsRecomputeRoot(String(config.name ?? label), config.rawResult, this.h.lastComposed));
   });

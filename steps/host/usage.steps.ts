@@ -22,38 +22,50 @@ function answers(world: ProviderWorld) {
 When(
   'the host under test composes its answers into {int} budget tokens, bills them and attributes the model output {string}',
   async function (this: ProviderWorld, budget: number, output: string) {
-    await this.run(async () => {
+    return this.run(async () => {
       const host = await this.h.host();
-      const composed = await host.compose(answers(this), { budgetTokens: budget });
-      this.h.lastComposed = composed;
-      const usage = await host.usage(answers(this), composed, AS_OF);
-      this.h.lastUsage = usage;
+      const fanOut = this.h.lastFanOut;
+      if (fanOut === undefined) throw new Error(`no fan-out to bill${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
+      // UR1 is judged on the usage report alone: it is asked for first, from what the host holds (the
+      // query and its fan-out result), and never waits on composition or attribution
+      this.h.lastUsage = await host.usage(this.h.lastQuery!, fanOut);
+      this.h.lastComposed = await host.compose(fanOut.answers, { budgetTokens: budget });
       this.h.state.set(MODEL_OUTPUT, output);
-      this.h.lastAttribution = await host.attribute(composed, usage, output);
     });
   },
 );
 
+/** A2/A1/A3: the attribution of the composition (capability attribution: a host without it is not applicable). */
+async function attribution(world: ProviderWorld): Promise<void> {
+  if (world.h.lastAttribution !== undefined) return;
+  const host = await world.h.host();
+  if (world.h.lastComposed === undefined || world.h.lastUsage === undefined) throw new Error('no composition and usage report to attribute');
+  world.h.lastAttribution = await host.attribute(world.h.lastComposed, world.h.lastUsage, String(world.h.state.get(MODEL_OUTPUT) ?? ''));
+}
+
 Then('the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost \\(UR1)', async function (this: ProviderWorld) {
-  await this.run(() => {
+  return this.run(() => {
     this.judge(checkUsageBillsServed(this.h.lastUsage, answers(this)));
   });
 });
 
 Then('every attribution record is keyed by the FrameId of a frame served \\(A1)', async function (this: ProviderWorld) {
-  await this.run(() => {
+  return this.run(async () => {
+    await attribution(this);
     this.judge(checkAttributionHandles(this.h.lastAttribution, answers(this)));
   });
 });
 
 Then('the attribution reports selected, rendered and cited apart, cited only where the model output names the frame \\(A2)', async function (this: ProviderWorld) {
-  await this.run(() => {
+  return this.run(async () => {
+    await attribution(this);
     this.judge(checkCitedObserved(this.h.lastAttribution, this.h.lastComposed, String(this.h.state.get(MODEL_OUTPUT) ?? '')));
   });
 });
 
 Then('the attribution record is coherent and names only frames the usage report billed \\(A3)', async function (this: ProviderWorld) {
-  await this.run(() => {
+  return this.run(async () => {
+    await attribution(this);
     this.judge(checkAttributionReconcilable(this.h.lastAttribution, this.h.lastUsage));
   });
 });

@@ -43,11 +43,11 @@ function scriptedVerdicts(world: ProviderWorld, label: string): Record<string, s
 }
 
 Given('the host under test has connected the bundled reference provider {string} in its {string} mode', async function (this: ProviderWorld, label: string, mode: string) {
-  await this.run(() => connectBundledProvider(this.h, label, mode));
+  return this.run(() => connectBundledProvider(this.h, label, mode));
 });
 
 When('the host under test verifies every frame it holds from {string}', async function (this: ProviderWorld, label: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     const routingId = this.h.routingId(label);
     if (this.h.lastFanOut === undefined) throw new Error(`no fan-out to take held frames from${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
     const frames = this.h.lastFanOut.answers.filter((a) => a.provider.routingId === routingId).flatMap((a) => a.frames);
@@ -59,7 +59,7 @@ When('the host under test verifies every frame it holds from {string}', async fu
 });
 
 Then('every verify {string} received carried frame identities only \\(V1)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const frames = held(this);
     const expectVerify = this.h.provider(label).config.verify === true && frames.some((f) => typeof f.frameId.content_digest === 'string');
     this.judge(checkVerifyIdentitiesOnly({ label }, this.h.received(label), frames, expectVerify));
@@ -67,33 +67,33 @@ Then('every verify {string} received carried frame identities only \\(V1)', asyn
 });
 
 Then('the digest-less frame of {string} was re-queried, not reused \\(D3)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.h.provider(label); // the label must name this scenario's provider
     this.judge(checkDigestlessNotReused(outcome(this), held(this)));
   });
 });
 
 Then('the host reused only the bodies {string} confirmed valid \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
-  await this.run(() => {
+  return this.run(() => {
     this.judge(checkReuseOnlyOnValid(outcome(this), this.h.received(label), scriptedVerdicts(this, label), ids));
   });
 });
 
 Then('every verify {string} received carried a correlation id \\(S9-verify-correlation)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.judge(checkVerifyCorrelated({ label }, this.h.received(label)));
   });
 });
 
 Then('every frame {string} served under its unrecognised algorithm is reported uncheckable, never attested \\(F8)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
     this.judge(checkUnknownAlgorithmUncheckable(served, this.h.lastFanOut));
   });
 });
 
 Then('every frame {string} served is among the host\'s answers and in a prompt composed with room for all \\(F9)', async function (this: ProviderWorld, label: string) {
-  await this.run(async () => {
+  return this.run(async () => {
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
     const host = await this.h.host();
     const composed = this.h.lastFanOut ? await host.compose(this.h.lastFanOut.answers, { budgetTokens: ROOMY_BUDGET }) : undefined;
@@ -102,7 +102,7 @@ Then('every frame {string} served is among the host\'s answers and in a prompt c
 });
 
 Then('the host reported these attestation verdicts for what {string} served \\(S6.5.4-distinct-verdicts):', async function (this: ProviderWorld, label: string, table: DataTable) {
-  await this.run(() => {
+  return this.run(() => {
     const expected = Object.fromEntries(table.hashes().map((row) => [row.frame!, row.verdict!]));
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
     this.judge(checkVerdicts(expected, served, this.h.lastFanOut));
@@ -110,13 +110,13 @@ Then('the host reported these attestation verdicts for what {string} served \\(S
 });
 
 Given('a scripted provider {string} that signs its result under a small-order ed25519 key', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     this.h.scripted(label, smallOrderKeyScript(label));
   });
 });
 
 Then('no frame {string} served under its small-order key is reported attested \\(S6.5.4-strict-ed25519)', async function (this: ProviderWorld, label: string) {
-  await this.run(() => {
+  return this.run(() => {
     const result = this.h.provider(label).config.rawResult;
     const served = servedFrames(label, [{ type: 'frames', result }]);
     this.judge(checkSmallOrderKeyNotAttested(served, this.h.lastFanOut));

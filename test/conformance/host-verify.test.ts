@@ -166,7 +166,7 @@ async function observe(mode?: string) {
     const held = fanOut.answers.flatMap((a) => a.frames);
     const verified = await host.verify(d.routingId, held);
     const composed = await host.compose(fanOut.answers, { budgetTokens: 4_000 });
-    const usage = await host.usage(fanOut.answers, composed, '2026-01-01T00:00:00Z');
+    const usage = await host.usage(SAMPLE_QUERY, fanOut);
     const attribution = await host.attribute(composed, usage, OUTPUT);
     const received = readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     return { fanOut, held, verified, composed, usage, attribution, received };

@@ -20,6 +20,7 @@ import { composeForPrompt } from '../../host/compose/index.js';
 import { Host } from '../../host/host.js';
 import { Credential } from '../../transport/credential.js';
 import type { LogEntry } from '../../host/http-security.js';
+import { HOST_CAPABILITIES } from './capabilities.js';
 import { hostMisbehaviour, type HostMisbehaviour } from './variants/manifest.js';
 import { buildUsageReport } from '../../host/usage.js';
 import { verifyHeld } from '../../host/verify-reuse.js';
@@ -42,6 +43,7 @@ export function createBundledHost(options: HostUnderTestOptions): HostUnderTest 
   });
   const honest: HostUnderTest = {
     name: mode ? `bundled host (misbehaving: ${mode.mode})` : 'bundled host',
+    capabilities: HOST_CAPABILITIES,
     connectStdio: (command, args, opts = {}) => host.connectStdio(command, args, { ...opts, forwardStderr: false }),
     connectHttp: (url, { credential, ...opts } = {}) => host.connectHttp(url, { ...opts, ...(credential !== undefined ? { credential: new Credential(credential) } : {}) }),
     grantConsent: async (routingId, grant) => {
@@ -50,11 +52,24 @@ export function createBundledHost(options: HostUnderTestOptions): HostUnderTest 
     revokeConsent: async (routingId, revoke) => {
       await host.revokeConsent(routingId, { grantor: { kind: 'human', id: revoke.grantor }, ...(revoke.scopes ? { scopes: revoke.scopes } : {}) });
     },
-    queryAll: (query) => host.queryAll(query),
+    // the contract names a failure's, audit's and skip's provider as `provider` (here: the routing id)
+    queryAll: async (query) => {
+      const r = await host.queryAll(query);
+      return {
+        ...r,
+        failures: r.failures.map((f) => ({ ...f, provider: f.routingId })),
+        audits: r.audits.map((a) => ({ ...a, provider: a.routingId })),
+        skipped: r.skipped.map((s) => ({ ...s, provider: s.routingId })),
+      };
+    },
     verify: (routingId, held) =>
       verifyHeld(held, (request, id) => host.sendVerify(routingId, request, id), { provider: host.connection(routingId).descriptor }),
     compose: (answers, opts) => composeForPrompt(answers, opts),
-    usage: (answers, composed, asOf) => buildUsageReport(answers, composed, { asOf }),
+    // the contract's flat `frames` beside the per-provider breakdown (docs/host-control-protocol.md)
+    usage: (query, fanOut) => {
+      const report = buildUsageReport(fanOut.answers, undefined, typeof query.max_tokens === 'number' ? { budgetRequested: query.max_tokens } : {});
+      return { ...report, frames: report.providers.flatMap((p) => p.served_frames) };
+    },
     attribute: (composed, usage, modelOutput) => buildAttribution(composed, usage, modelOutput),
     logText: () => logs.map((e) => `${e.level} ${e.routingId ?? '-'} ${e.message}`).join('\n'),
     close: async () => {

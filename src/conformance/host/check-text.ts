@@ -1,10 +1,30 @@
 /** Small helpers the host-suite checks share to render what they saw in a finding's message. */
 import { HarnessError } from '../suite/errors.js';
+import { ControlledHostError } from './control-protocol.js';
 
-/** An error as `Name: message` (anything else as its string form). */
+/** The structured members of a host error the contract names, printed after its message when present. */
+const ERROR_FIELDS = ['code', 'anchor', 'scopes', 'provider', 'rawCode', 'effectiveCode', 'retryable'] as const;
+
+function fieldText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * An error, field by field: `Name: message` then its contract members (`code=…, anchor=…, scopes=[…]`).
+ * A plain error object (a host in another process) prints the same way — never `[object Object]`.
+ */
 export function describeError(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
+  if (typeof err !== 'object' || err === null) return String(err);
+  const e = err as Record<string, unknown>;
+  const message = typeof e.message === 'string' ? e.message : '';
+  const name = err instanceof Error ? err.name : typeof e.name === 'string' ? e.name : typeof e.code === 'string' ? e.code : 'error';
+  const fields = ERROR_FIELDS.filter((k) => e[k] !== undefined && e[k] !== null && !(k === 'code' && e[k] === name)).map((k) => `${k}=${fieldText(e[k])}`);
+  // a host's own Error subclasses keep their internals to themselves; a wire error prints every member
+  const extra = err instanceof Error && !(err instanceof ControlledHostError) ? [] : Object.keys(e).filter((k) => !(ERROR_FIELDS as readonly string[]).includes(k) && k !== 'message' && k !== 'name');
+  for (const k of extra) fields.push(`${k}=${fieldText(e[k])}`);
+  if (!(err instanceof Error) && message === '' && fields.length === 0) return JSON.stringify(err) ?? String(err);
+  return `${name}: ${message}${fields.length > 0 ? ` [${fields.join(', ')}]` : ''}`;
 }
 
 /** A member of an error-like object (code, retryable, …), or undefined. */

@@ -13,16 +13,12 @@ import type { VerifyOutcome } from '../../host/verify-reuse.js';
 import { StdioConnection } from '../../transport/stdio-client.js';
 import { splitCommandLine } from '../suite/config.js';
 import type { ConnectHttpOptions, ConnectStdioOptions, HostFactory, HostUnderTest, HostUnderTestOptions } from './adapter.js';
-import { ControlledHostError, type ControlOperation, type SerializedError } from './control-protocol.js';
+import { ControlledHostError, type ControlOperation } from './control-protocol.js';
+import { assertContract } from './contract.js';
 
-function isSerializedError(v: unknown): v is SerializedError {
-  return typeof v === 'object' && v !== null && typeof (v as SerializedError).name === 'string' && typeof (v as SerializedError).message === 'string' && Object.keys(v).every((k) => k === 'name' || k === 'message' || k === 'code');
-}
-
-/** Fan-out failures come back as serialised errors: make them Errors again (name, message, code). */
-function reviveFanOut(result: FanOutResult): FanOutResult {
-  for (const f of result.failures ?? []) if (isSerializedError(f.error)) (f as { error: unknown }).error = new ControlledHostError(f.error);
-  return result;
+/** A failed operation's error: any object with a string code or message (extra members are kept). */
+function isErrorObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && (typeof (v as { code?: unknown }).code === 'string' || typeof (v as { message?: unknown }).message === 'string');
 }
 
 /** How long a host process has to exit once its stdin has ended (after `close`). */
@@ -152,7 +148,7 @@ export function controlledHostFactory(commandLine: string): HostFactory {
           throw new Error(`host control protocol: expected control_result seq ${seq} (${op}), got ${JSON.stringify(reply).slice(0, 200)}`);
         }
         if (reply.ok === true) return reply.result as T;
-        if (isSerializedError(reply.error)) throw new ControlledHostError(reply.error);
+        if (isErrorObject(reply.error)) throw new ControlledHostError(reply.error);
         broken = true;
         throw new Error(`host control protocol: malformed response to ${op}: ${JSON.stringify(reply).slice(0, 200)}`);
       };
@@ -160,13 +156,22 @@ export function controlledHostFactory(commandLine: string): HostFactory {
       queue = p.catch(() => undefined);
       return p;
     };
-    const init = await call<{ name?: string; sessions?: unknown }>('init', { ...options, misbehave: undefined });
+    const init = await call<{ name?: string; sessions?: unknown; capabilities?: unknown }>('init', { ...options, misbehave: undefined });
+    // the init result is held to its schema like every other (a contract error: inconclusive, named)
+    try {
+      assertContract('init', init);
+    } catch (err) {
+      await conn.endInput(CONTROL_EXIT_GRACE_MS).catch(() => conn.close());
+      throw err;
+    }
     // read per session: one factory serves every run of a process (hostSuiteConfig caches it)
     current.reusable = init?.sessions === 'many' && reuseAllowed();
     sessionsMany = current.reusable;
     const name = `controlled host ${typeof init?.name === 'string' ? `"${init.name}" ` : ''}(${commandLine})`;
     return {
       name,
+      // as declared (the contract layer validates the init result and reads the closed set)
+      ...(Array.isArray(init?.capabilities) ? { capabilities: init.capabilities as string[] } : {}),
       connectStdio: (cmd: string, cargs: readonly string[], opts: ConnectStdioOptions = {}) => call<ProviderDescriptor>('connectStdio', cmd, cargs, opts),
       connectHttp: (url: string, { lookup, ...opts }: ConnectHttpOptions = {}) => {
         // a lookup function cannot cross the boundary: the names the suite maps to loopback go instead
@@ -175,10 +180,10 @@ export function controlledHostFactory(commandLine: string): HostFactory {
       },
       grantConsent: (routingId, grant) => call<void>('grantConsent', routingId, grant),
       revokeConsent: (routingId, revoke) => call<void>('revokeConsent', routingId, revoke),
-      queryAll: async (query: ContextQuery) => reviveFanOut(await call<FanOutResult>('queryAll', query)),
+      queryAll: (query: ContextQuery) => call<FanOutResult>('queryAll', query),
       verify: (routingId: string, held: readonly ReceivedFrame[]) => call<VerifyOutcome>('verify', routingId, held),
       compose: (answers: readonly ProviderAnswer[], opts: ComposeOptions) => call<ComposedPrompt>('compose', answers, opts),
-      usage: (answers: readonly ProviderAnswer[], composed: ComposedPrompt, asOf: string) => call<UsageReport>('usage', answers, composed, asOf),
+      usage: (query: ContextQuery, fanOut: FanOutResult) => call<UsageReport>('usage', query, fanOut),
       attribute: (composed: ComposedPrompt, usage: UsageReport, modelOutput: string) => call<AttributionRecord>('attribute', composed, usage, modelOutput),
       logText: () => call<string>('logText'),
       close: async () => {

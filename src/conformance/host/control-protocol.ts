@@ -5,7 +5,7 @@
  * One NDJSON line per message over the host process's stdin/stdout (stderr is free for its logs):
  *   suite → host   {"type": "control", "seq": 1, "op": "<operation>", "args": [...]}
  *   host → suite   {"type": "control_result", "seq": 1, "ok": true, "result": <JSON>}
- *                  {"type": "control_result", "seq": 1, "ok": false, "error": {"name": "ConsentRequired", "message": "C2: …", "code"?: "…"}}
+ *                  {"type": "control_result", "seq": 1, "ok": false, "error": {"code": "consent_required", "message": "C2: …", "anchor"?: "C2", …}}
  * (Every line is a JSON object with a string `type`, like a CGP envelope, so the same NDJSON framing
  * and tooling read it; `seq` pairs a result with its request.)
  * The operations are the methods of HostUnderTest (adapter.ts) with JSON arguments, plus `init`
@@ -41,32 +41,51 @@ export interface ControlRequest {
   args: unknown[];
 }
 
+/**
+ * An error as it crosses the process boundary: `{code, message, anchor?, scopes?, provider?, name?, …}`
+ * (schema/host-control/defs.schema.json#/$defs/Error). Extra members are allowed and kept.
+ */
 export interface SerializedError {
-  name: string;
+  code: string;
   message: string;
-  code?: string;
+  name?: string;
+  anchor?: string;
+  scopes?: string[];
+  provider?: unknown;
+  [member: string]: unknown;
 }
 
 export type ControlResponse =
   | { type: 'control_result'; seq: number; ok: true; result?: unknown }
   | { type: 'control_result'; seq: number; ok: false; error: SerializedError };
 
-/** An error as it crosses the process boundary (name, message and a stable code when it has one). */
+/** The members of an error the contract names, beside code and message (read when present). */
+const ERROR_MEMBERS = ['anchor', 'scopes', 'rawCode', 'effectiveCode', 'retryable'] as const;
+
+/**
+ * An error as the bundled host serialises it: its code (HostError's stable code, else "error"), message and
+ * name, the provider it concerns (its routing id), and the members of ERROR_MEMBERS it has.
+ */
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof Error) {
-    const code = (err as { code?: unknown }).code;
-    return { name: err.name, message: err.message, ...(typeof code === 'string' ? { code } : {}) };
+    const e = err as Error & Record<string, unknown>;
+    const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'error';
+    const out: SerializedError = { code, message: err.message, name: err.name };
+    for (const k of ERROR_MEMBERS) if (e[k] !== undefined) (out as Record<string, unknown>)[k] = e[k];
+    if (typeof e.routingId === 'string') out.provider = e.routingId;
+    return out;
   }
-  return { name: 'Error', message: String(err) };
+  return { code: 'error', message: String(err), name: 'Error' };
 }
 
-/** The error the suite sees for a serialised one: an Error with the same name, message and code. */
+/** The error the suite sees for a serialised one: an Error with its name and message, and every member it carried. */
 export class ControlledHostError extends Error {
   readonly code?: string;
-  constructor(e: SerializedError) {
-    super(e.message);
-    this.name = e.name;
-    if (e.code !== undefined) this.code = e.code;
+  [member: string]: unknown;
+  constructor(e: Record<string, unknown>) {
+    super(typeof e.message === 'string' ? e.message : '');
+    for (const [k, v] of Object.entries(e)) if (k !== 'message' && k !== 'name' && k !== 'stack') (this as Record<string, unknown>)[k] = v;
+    this.name = typeof e.name === 'string' && e.name !== '' ? e.name : typeof e.code === 'string' ? e.code : 'HostError';
   }
 }
 

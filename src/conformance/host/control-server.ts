@@ -43,7 +43,7 @@ export async function serveControl(misbehave: string | undefined): Promise<void>
         await host?.close();
         host = createBundledHost({ ...(a[0] as HostUnderTestOptions), ...(misbehave !== undefined ? { misbehave } : {}) });
         // sessions: "many" — after `close` this process takes the next session's init (docs/host-control-protocol.md)
-        return { name: host.name, sessions: 'many' };
+        return { name: host.name, sessions: 'many', capabilities: host.capabilities ?? [] };
       case 'connectStdio':
         return need().connectStdio(a[0] as string, a[1] as string[], (a[2] ?? {}) as object);
       case 'connectHttp': {
@@ -61,7 +61,7 @@ export async function serveControl(misbehave: string | undefined): Promise<void>
       case 'compose':
         return need().compose(a[0] as never, a[1] as never);
       case 'usage':
-        return need().usage(a[0] as never, a[1] as never, a[2] as string);
+        return need().usage(a[0] as never, a[1] as never);
       case 'attribute':
         return need().attribute(a[0] as never, a[1] as never, a[2] as string);
       case 'logText':

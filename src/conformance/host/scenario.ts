@@ -19,6 +19,19 @@ import type { UsageReport } from '../../host/usage.js';
 import type { AttributionRecord } from '../../host/attribution.js';
 import type { HostFactory, HostUnderTest } from './adapter.js';
 import { readNdjsonFile } from './ndjson-file.js';
+import { CapabilityNotApplicable, missingCapability, type HostCapability } from './capabilities.js';
+import { contractHost, type ContractHost } from './contract-host.js';
+import { isNotSupported } from './contract.js';
+import { HarnessError } from '../suite/errors.js';
+
+/**
+ * Errors that decide the scenario rather than witness the host's behaviour: a contract error or a test
+ * hook it lacks (inconclusive), a capability it lacks (not applicable). A step never keeps one as "the
+ * host's refusal" to judge.
+ */
+export function isScenarioVerdict(err: unknown): boolean {
+  return err instanceof HarnessError || err instanceof CapabilityNotApplicable;
+}
 
 /** The scripted provider program (plain JS; the build copies it beside the compiled module). */
 export const SCRIPTED_PROVIDER = fileURLToPath(new URL('./scripted-provider.mjs', import.meta.url));
@@ -49,10 +62,14 @@ export class HostScenario {
   readonly providers = new Map<string, ScriptedProvider>();
   /** The last outcome of each kind, for Then steps. */
   lastFanOut: FanOutResult | undefined;
+  /** The query of the last fan-out (what `usage` is asked about). */
+  lastQuery: ContextQuery | undefined;
   lastError: unknown;
   lastComposed: ComposedPrompt | undefined;
   lastUsage: UsageReport | undefined;
   lastAttribution: AttributionRecord | undefined;
+  /** Notes about the host's contract (unknown capabilities it declared, …). */
+  readonly contractNotes: string[] = [];
   /** Group-specific state of step modules (key it by your module's name). */
   readonly state = new Map<string, unknown>();
   /** Extra cleanups (servers a step started), run at dispose. */
@@ -62,6 +79,8 @@ export class HostScenario {
   constructor(
     readonly config: HostSuiteConfig,
     readonly ids: readonly string[],
+    /** The host capabilities the scenario needs (its @needs-<capability> tags; capabilities.ts). */
+    readonly needs: readonly HostCapability[] = [],
   ) {
     this.dir = mkdtempSync(join(tmpdir(), 'cgp-host-scenario-'));
   }
@@ -69,15 +88,36 @@ export class HostScenario {
   /** The host under test (created on first use, so a scenario can set options first). */
   async host(options: { embeddingFingerprint?: string } = {}): Promise<HostUnderTest> {
     if (this.#host === undefined) {
-      this.#host = await this.config.factory({
-        ledgerPath: join(this.dir, 'consent.jsonl'),
-        handshakeTimeoutMs: this.config.handshakeTimeoutMs,
-        requestTimeoutMs: this.config.requestTimeoutMs,
-        ...(options.embeddingFingerprint !== undefined ? { embeddingFingerprint: options.embeddingFingerprint } : {}),
-        ...(this.config.misbehave !== undefined ? { misbehave: this.config.misbehave } : {}),
-      });
+      let inner: HostUnderTest;
+      try {
+        inner = await this.config.factory({
+          ledgerPath: join(this.dir, 'consent.jsonl'),
+          handshakeTimeoutMs: this.config.handshakeTimeoutMs,
+          requestTimeoutMs: this.config.requestTimeoutMs,
+          ...(options.embeddingFingerprint !== undefined ? { embeddingFingerprint: options.embeddingFingerprint } : {}),
+          ...(this.config.misbehave !== undefined ? { misbehave: this.config.misbehave } : {}),
+        });
+      } catch (err) {
+        // a host refusing init over a capability it lacks (embedding) says so with not_supported
+        const need = this.needs.find((n) => n === 'embedding' && options.embeddingFingerprint !== undefined);
+        if (need !== undefined && isNotSupported(err)) throw missingCapability(need, this.ids, 'it answered not_supported to init with an embeddingFingerprint');
+        throw err;
+      }
+      // every result held to the published contract, provider identity normalised (contract-host.ts)
+      const host = contractHost(inner, { ids: this.ids, needs: this.needs });
+      this.#host = host;
+      this.contractNotes.push(...host.notes);
+      if (host.declared !== undefined) {
+        const lacking = this.needs.filter((n) => !host.declared!.includes(n));
+        if (lacking.length > 0) throw missingCapability(lacking[0]!, this.ids, `it declares the capabilities [${host.declared.join(', ')}] without it`);
+      }
     }
     return this.#host;
+  }
+
+  /** What the host declares it has (undefined: it declared nothing). */
+  declaredCapabilities(): readonly HostCapability[] | undefined {
+    return this.#host === undefined ? undefined : (this.#host as ContractHost).declared;
   }
 
   /** Declare a scripted provider (not yet connected). */
@@ -102,6 +142,7 @@ export class HostScenario {
       p.descriptor = await host.connectStdio(process.execPath, [SCRIPTED_PROVIDER, JSON.stringify(p.config)], opts);
       delete p.connectError;
     } catch (err) {
+      if (isScenarioVerdict(err)) throw err;
       p.connectError = err;
       this.lastError = err;
     }
@@ -119,9 +160,11 @@ export class HostScenario {
     const host = await this.host();
     this.lastFanOut = undefined;
     this.lastError = undefined;
+    this.lastQuery = query;
     try {
       this.lastFanOut = await host.queryAll(query);
     } catch (err) {
+      if (isScenarioVerdict(err)) throw err;
       this.lastError = err;
     }
     return this.lastFanOut;

@@ -44,7 +44,7 @@ import type { FrameEvidence, ProviderAnswer, ReceivedFrame } from '../types.js';
 import { acquireArena, releaseArena, type Arena } from './arena.js';
 import { checkSafetyFactor, equalSplit, modelToBudgetTokens } from './budget.js';
 import { dedup, DUPLICATE_PROOFS, type DuplicateProof } from './dedup.js';
-import { escapeAttribute, FENCE_CLOSE, neutralise, PREAMBLE } from './render.js';
+import { blocksOf, escapeAttribute, FENCE_CLOSE, neutralise, PREAMBLE } from './render.js';
 import { rankColumns, ScoreDescending, type RankCandidate } from './strategy.js';
 import { hashString, StringIndex } from './string-index.js';
 import type {
@@ -732,6 +732,8 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
   warnings.sort(compareUtf8);
   const result: ComposedPrompt = {
     text,
+    blocks: blocksOf(text, frames),
+    dropped: drops.map((d) => ({ frameId: d.entry.frame, reason: d.entry.reason.kind, detail: d.entry.detail })),
     frames,
     audit,
     budget: {

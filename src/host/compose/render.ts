@@ -122,3 +122,57 @@ export function parseFences(text: string): ParsedFence[] {
   }
   return out;
 }
+
+/** One rendered frame located in the composed text (the host control contract's `blocks`). */
+export interface RenderedBlock {
+  frameId: FrameIdLike;
+  /** The whole block, header line to closing fence, as UTF-8 byte offsets [start, end). */
+  span: [number, number];
+  /** The (neutralised) content inside it, UTF-8 byte offsets [start, end). */
+  contentSpan: [number, number];
+  /** Budget tokens charged for the frame. */
+  tokens: number;
+  citation: string;
+}
+
+type FrameIdLike = { provider_id: string; frame_id: string; content_digest?: string | null };
+
+/** UTF-8 byte offsets of UTF-16 offsets of `text`, computed incrementally (offsets must not decrease). */
+export function byteOffsets(text: string): (charOffset: number) => number {
+  if (Buffer.byteLength(text, 'utf8') === text.length) return (i) => i;
+  let lastChar = 0;
+  let lastByte = 0;
+  return (i) => {
+    if (i < lastChar) {
+      lastChar = 0;
+      lastByte = 0;
+    }
+    lastByte += Buffer.byteLength(text.slice(lastChar, i), 'utf8');
+    lastChar = i;
+    return lastByte;
+  };
+}
+
+/**
+ * The blocks of a composed text in this renderer's format: the admitted frames in render order, each a
+ * header line, its neutralised content and FENCE_CLOSE (content holds no fence token, so the first
+ * FENCE_CLOSE after the header ends it).
+ */
+export function blocksOf(text: string, frames: ReadonlyArray<{ frameId: FrameIdLike; tokens: number; citation: string }>): RenderedBlock[] {
+  if (frames.length === 0) return [];
+  const toByte = byteOffsets(text);
+  const out: RenderedBlock[] = [];
+  let at = PREAMBLE.length;
+  for (const f of frames) {
+    const eol = text.indexOf('\n', at);
+    const close = eol === -1 ? -1 : text.indexOf(FENCE_CLOSE, eol + 1);
+    if (eol === -1 || close === -1) throw new Error(`composition render: block of ${f.frameId.frame_id} not found at ${at}`);
+    const end = close + FENCE_CLOSE.length;
+    const start = toByte(at);
+    const cStart = toByte(eol + 1);
+    const cEnd = toByte(close);
+    out.push({ frameId: f.frameId, span: [start, toByte(end)], contentSpan: [cStart, cEnd], tokens: f.tokens, citation: f.citation });
+    at = end;
+  }
+  return out;
+}

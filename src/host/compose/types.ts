@@ -4,6 +4,7 @@ import type { AuditOptions } from '../budget-audit.js';
 import type { AttestationVerdict, FrameEvidence } from '../types.js';
 import type { DuplicateProof } from './dedup.js';
 import type { RankingStrategy } from './strategy.js';
+import type { RenderedBlock } from './render.js';
 
 /**
  * How the global budget is split across providers (the packer walks the strategy order and a
@@ -128,8 +129,19 @@ export interface ComposedBudget {
   shares?: Record<string, number>;
 }
 
+/** A frame not in the prompt, with why (the host control contract's `dropped`). */
+export interface ComposedDrop {
+  frameId: FrameId;
+  reason: DropReason['kind'];
+  detail: string;
+}
+
 export interface ComposedPrompt {
   text: string;
+  /** The host control contract's observables: one block per rendered frame, UTF-8 byte spans (render.ts blocksOf). */
+  blocks: RenderedBlock[];
+  /** Every offered frame not rendered, with its reason (the dropped audit entries, flattened). */
+  dropped: ComposedDrop[];
   frames: ComposedFrame[];
   audit: AuditEntry[];
   budget: ComposedBudget;

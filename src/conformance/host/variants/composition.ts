@@ -9,7 +9,7 @@ import type { ContextFrame, ContextQuery } from '../../../../generated/types/ind
 import type { HostUnderTest } from '../../../host/under-test.js';
 import { frameIdKey } from '../../../protocol/identity.js';
 import type { ComposedPrompt, ComposeOptions } from '../../../host/compose/types.js';
-import { fenceHeader, FENCE_CLOSE, neutralise, PREAMBLE } from '../../../host/compose/render.js';
+import { fenceHeader, FENCE_CLOSE, neutralise, PREAMBLE, type RenderedBlock } from '../../../host/compose/render.js';
 import type { FanOutResult } from '../../../host/fan-out.js';
 import type { HostMisbehaviour } from './manifest.js';
 import type { ProviderAnswer } from '../../../host/types.js';
@@ -34,6 +34,8 @@ export function rerender(composed: ComposedPrompt, answers: readonly ProviderAns
   const byKey = new Map<string, ContextFrame>();
   for (const a of answers) for (const rf of a.frames) if (!byKey.has(frameIdKey(rf.frameId))) byKey.set(frameIdKey(rf.frameId), rf.frame);
   let text = PREAMBLE;
+  let bytes = Buffer.byteLength(PREAMBLE, 'utf8');
+  const blocks: RenderedBlock[] = [];
   for (const f of composed.frames) {
     const frame = byKey.get(frameIdKey(f.frameId));
     let content = '';
@@ -51,9 +53,15 @@ export function rerender(composed: ComposedPrompt, answers: readonly ProviderAns
       cite: f.citation,
       ...(f.representation === 'full' ? {} : { representation: f.representation }),
     });
+    // the spans are where this renderer put the content (so an un-neutralised closer lies inside it)
+    const start = bytes;
+    const cStart = start + Buffer.byteLength(`${header}\n`, 'utf8');
+    const cEnd = cStart + Buffer.byteLength(content, 'utf8');
+    bytes = cEnd + Buffer.byteLength(FENCE_CLOSE, 'utf8');
+    blocks.push({ frameId: f.frameId, span: [start, bytes], contentSpan: [cStart, cEnd], tokens: f.tokens, citation: f.citation });
     text += `${header}\n${content}${FENCE_CLOSE}`;
   }
-  return { ...composed, text };
+  return { ...composed, text, blocks };
 }
 
 /** Wrap compose only. */
@@ -183,7 +191,7 @@ function renderReferenceContent(honest: HostUnderTest): HostUnderTest {
 function unauditedDrops(honest: HostUnderTest): HostUnderTest {
   return composing(honest, async (answers, opts) => {
     const composed = await honest.compose(answers, opts);
-    return { ...composed, audit: composed.audit.filter((e) => e.disposition === 'admitted') };
+    return { ...composed, audit: composed.audit.filter((e) => e.disposition === 'admitted'), dropped: [] };
   });
 }
 

@@ -205,10 +205,13 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'miscount-usage',
     breaks: ['UR1'],
-    description: 'reports budget_consumed as the composed prompt\'s charged tokens instead of the summed token_cost of the served frames it lists',
+    description: 'reports budget_consumed as the bytes of each served frame\'s title and content over 4 (chrome billed) instead of the summed token_cost of the served frames it lists',
     wrap: (honest) => ({
       ...honest,
-      usage: async (answers, composed, asOf) => ({ ...(await honest.usage(answers, composed, asOf)), budget_consumed: composed.budget.usedTokens }),
+      usage: async (query, fanOut) => {
+        const bytes = fanOut.answers.flatMap((a) => a.frames).reduce((sum, f) => sum + Buffer.byteLength(`${String(f.frame.title ?? '')}${String(f.frame.content ?? '')}`, 'utf8'), 0);
+        return { ...(await honest.usage(query, fanOut)), budget_consumed: Math.ceil(bytes / 4) };
+      },
     }),
   },
   // ── attribution ────────────────────────────────────────────────────────────────────────────────
