@@ -19,7 +19,7 @@ Feature: Consent gates every payload that would leave the machine (C1, C2, C6)
     When the host under test fans a query out
     Then "remote-index" received the query and answered (C1)
 
-  @C2
+  @C2 @needs-revoke
   Scenario: A revoked consent stops the next payload
     Given a scripted provider "remote-index" that declares egress to scope "third-party-index"
     And the host under test has connected "remote-index"

@@ -5,7 +5,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
   records every request it receives — body, headers, TLS or not — so what left the host is observed on
   the wire, not taken from the host's own bookkeeping.
 
-  @C4
+  @C4 @needs-http @needs-name-resolution-hook @needs-https-test-ca
   Scenario: A non-loopback provider that claims egress:false is consent-gated all the same
     Given a scripted provider "far-docs" with the script:
       """
@@ -15,7 +15,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test fans a query out
     Then "far-docs", reached at a non-loopback name, received no query and the host reported the refusal (C4)
 
-  @C4
+  @C4 @needs-http @needs-name-resolution-hook @needs-https-test-ca
   Scenario: Once the user consents, the non-loopback provider receives the query over TLS
     Given a scripted provider "far-docs" with the script:
       """
@@ -26,7 +26,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test fans a query out
     Then "far-docs" received the query and answered (C4)
 
-  @C7
+  @C7 @needs-http @needs-name-resolution-hook
   Scenario: Plaintext http:// to a non-loopback provider is refused before any byte leaves
     Given a scripted provider "plain-docs" with the script:
       """
@@ -35,7 +35,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test tries to connect "plain-docs" over plaintext HTTP at a non-loopback name with a bearer credential
     Then the connection to "plain-docs" was refused before any byte left in plaintext (C7)
 
-  @C8
+  @C8 @needs-http @needs-name-resolution-hook @needs-https-test-ca
   Scenario: A query that fails with HTTP 500 quoting the Authorization header leaks no credential
     Given a scripted provider "keyed-docs" with the script:
       """
@@ -46,7 +46,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test fans a query out
     Then the host sent the bearer credential to "keyed-docs", and it appears in no log line or surfaced error (C8)
 
-  @C8
+  @C8 @needs-http @needs-name-resolution-hook @needs-https-test-ca
   Scenario: A provider error envelope quoting the Authorization header leaks no credential
     Given a scripted provider "keyed-docs" with the script:
       """
@@ -57,7 +57,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test fans a query out
     Then the host sent the bearer credential to "keyed-docs", and it appears in no log line or surfaced error (C8)
 
-  @C8
+  @C8 @needs-http @needs-name-resolution-hook @needs-https-test-ca
   Scenario: A handshake refused with HTTP 401 quoting the Authorization header leaks no credential
     Given a scripted provider "keyed-docs" with the script:
       """
@@ -66,7 +66,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test tries to connect "keyed-docs" over HTTPS at a non-loopback name with a bearer credential
     Then the host sent the bearer credential to "keyed-docs", and it appears in no log line or surfaced error (C8)
 
-  @C8
+  @C8 @needs-http @needs-name-resolution-hook @needs-https-test-ca
   Scenario: A provider that stops listening mid-session leaks no credential in the connection failure
     Given a scripted provider "keyed-docs" with the script:
       """
@@ -78,7 +78,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test fans a query out
     Then the host sent the bearer credential to "keyed-docs", and it appears in no log line or surfaced error (C8)
 
-  @S4.2-bearer-credential @C8
+  @S4.2-bearer-credential @C8 @needs-http @needs-name-resolution-hook @needs-https-test-ca
   Scenario: A provider that requires a bearer credential serves the host that presents it, and the credential stays secret
     Given a scripted provider "locked-docs" with the script:
       """

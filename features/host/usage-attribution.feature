@@ -2,7 +2,8 @@
 Feature: Usage report and attribution: a billed total walkable back to FrameIds, and citations observed, not inferred (UR1, A1, A2, A3)
   The host composes what a scripted provider served into a budget that holds two of its three frames,
   reports the usage of the query and attributes a model output the scenario hands in. The output
-  quotes the citation label of one rendered frame only.
+  quotes the citation label of one rendered frame, and names the frame id of the one frame that was billed
+  but not rendered (no observation makes it cited: cited ⇒ rendered, A3).
 
   Background:
     Given a scripted provider "docs" with the script:
@@ -17,20 +18,20 @@ Feature: Usage report and attribution: a billed total walkable back to FrameIds,
       """
     And the host under test has connected "docs"
     When the host under test fans a query out
-    And the host under test composes its answers into 300 budget tokens, bills them and attributes the model output "Retries double from 100 ms [alpha.md L1-3]."
+    And the host under test composes its answers into 300 budget tokens, bills them and attributes the model output "Retries double from 100 ms [alpha.md L1-3]; frm_gamma covers jitter."
 
   @UR1
   Scenario: The usage report bills exactly the served frames, by FrameId, and budget_consumed is their summed token_cost
     Then the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost (UR1)
 
-  @A1
+  @A1 @needs-attribution
   Scenario: Attribution is keyed by the FrameId triple, the same one the usage report bills
     Then every attribution record is keyed by the FrameId of a frame served (A1)
 
-  @A2
+  @A2 @needs-attribution
   Scenario: Only the frame the model output names is cited; rendering it is not citing it
     Then the attribution reports selected, rendered and cited apart, cited only where the model output names the frame (A2)
 
-  @A3
+  @A3 @needs-attribution
   Scenario: The attribution record is coherent and reconciles with the usage report
     Then the attribution record is coherent and names only frames the usage report billed (A3)

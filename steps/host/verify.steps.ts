@@ -15,6 +15,8 @@ import {
   sentBy,
   servedFrames,
   smallOrderKeyScript,
+  ZERO_PUBLIC_KEY,
+  ZERO_SIGNATURE,
   teedProvider,
 } from '../../src/conformance/host/checks-verify.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
@@ -112,6 +114,12 @@ Then('the host reported these attestation verdicts for what {string} served \\(S
 Given('a scripted provider {string} that signs its result under a small-order ed25519 key', async function (this: ProviderWorld, label: string) {
   return this.run(() => {
     this.h.scripted(label, smallOrderKeyScript(label));
+  });
+});
+
+Given('a scripted provider {string} that signs its result with an all-zero signature under the all-zero ed25519 key', async function (this: ProviderWorld, label: string) {
+  return this.run(() => {
+    this.h.scripted(label, smallOrderKeyScript(label, { publicKey: ZERO_PUBLIC_KEY, signature: ZERO_SIGNATURE }));
   });
 });
 

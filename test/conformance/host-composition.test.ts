@@ -52,6 +52,11 @@ function variant(mode: string, fanOut?: FanOutResult, log = ''): HostUnderTest {
   return entry.wrap(fakeHost(fanOut, log));
 }
 
+/** Raw scores served, keyed "provider\u0000frame id" (what checkOrderDeclaredAsPolicy reads the order against). */
+function scoresOf(offered: readonly ProviderAnswer[]): Map<string, number> {
+  return new Map(offered.flatMap((a) => a.frames.map((f) => [`${f.frameId.provider_id}\u0000${f.frameId.frame_id}`, Number(f.frame.score)] as const)));
+}
+
 function ids(findings: readonly Finding[]): string[] {
   return [...new Set(findings.map((f) => f.id))].sort();
 }
@@ -101,9 +106,9 @@ describe('composition checks against the honest composer', () => {
       ...checkReferenceEmpty('archive', 'frm_ref', ['Archived note 7731'], answers, honest),
       ...checkLowScoresKept('strict', lows, honest, 'test'),
       ...checkNoRawScores(lows, honest),
-      ...checkOrderDeclaredAsPolicy(honest),
+      ...checkOrderDeclaredAsPolicy(honest, scoresOf(answers)),
       ...checkAuditExplainsDrops(answers, composeForPrompt(answers, { budgetTokens: 160 }), []),
-      ...checkModelBudgetMapped(400, composeForPrompt(answers, { modelBudgetTokens: 400 })),
+      ...checkModelBudgetMapped(400, answers, composeForPrompt(answers, { modelBudgetTokens: 400 })),
     ];
     assert.deepEqual(findings, []);
   });
@@ -131,7 +136,7 @@ describe('composition checks catch the variants', () => {
   it('cross-provider-threshold and present-raw-scores → F10', async () => {
     assert.deepEqual(ids(checkLowScoresKept('strict', lows, await variant('cross-provider-threshold').compose(answers, opts), 'test')), ['F10']);
     assert.deepEqual(ids(checkNoRawScores(lows, await variant('present-raw-scores').compose(answers, opts))), ['F10']);
-    assert.deepEqual(ids(checkOrderDeclaredAsPolicy(await variant('undeclared-score-order').compose(answers, opts))), ['F10']);
+    assert.deepEqual(ids(checkOrderDeclaredAsPolicy(await variant('undeclared-score-order').compose(answers, opts), scoresOf(answers))), ['F10']);
   });
   it('threshold-spills → F10 and an S6.6 warning', async () => {
     const composed = await variant('threshold-spills').compose(answers, { ...opts, providerThresholds: { hostile: 0.5 } });
@@ -141,7 +146,7 @@ describe('composition checks catch the variants', () => {
   });
   it('no-safety-factor → S7.2-budget-token', async () => {
     const composed = await variant('no-safety-factor').compose(answers, { modelBudgetTokens: 400 });
-    assert.deepEqual(ids(checkModelBudgetMapped(400, composed)), ['S7.2-budget-token']);
+    assert.deepEqual(ids(checkModelBudgetMapped(400, answers, composed)), ['S7.2-budget-token']);
   });
   it('unaudited-drops → S11-compose-reference (a warning)', async () => {
     const composed = await variant('unaudited-drops').compose(answers, { budgetTokens: 160 });

@@ -44,24 +44,35 @@ function sameTriple(a: unknown, b: FrameId): boolean {
   return keys.length === want.length && want.every((k) => x[k] === y[k]);
 }
 
+/** The frames a usage report bills: its `frames` (FrameIds or {frame, token_cost}), else its per-provider breakdown. */
+function billedOf(report: UsageReport): Array<{ frame: unknown; cost: unknown }> {
+  const flat = (report as UsageReport & { frames?: unknown }).frames;
+  if (Array.isArray(flat)) {
+    return flat.map((x) => (x !== null && typeof x === 'object' && 'frame' in x ? { frame: (x as { frame: unknown }).frame, cost: (x as { token_cost?: unknown }).token_cost } : { frame: x, cost: undefined }));
+  }
+  return (report.providers ?? []).flatMap((p) => (p.served_frames ?? []).map((s) => ({ frame: s?.frame as unknown, cost: s?.token_cost as unknown })));
+}
+
 /**
- * UR1 (MUST): the usage report of the executed query is internally consistent (checkUsageReport:
- * budget_consumed = Σ providers = Σ served frames, every billed frame named by a FrameId) AND it bills
- * exactly the frames served, each under its full FrameId triple at its token_cost, so budget_consumed
- * equals the summed token_cost of those frames.
+ * UR1 (MUST): the usage report of the executed query bills exactly the frames served, each referenced by
+ * its full FrameId triple (and at its token_cost when the report says one), and budget_consumed equals the
+ * summed token_cost (B3: ceil(content bytes / 4)) of those frames. A report that gives only the
+ * per-provider breakdown (no flat `frames`) is also held to its own consistency (checkUsageReport).
  */
 export function checkUsageBillsServed(report: UsageReport | undefined, answers: readonly ProviderAnswer[]): Finding[] {
   if (report === undefined) return [violation('UR1', '/', 'the host produced no usage report for the query it executed')];
-  const out = checkUsageReport(report).filter((f) => f.severity === 'error');
+  const flat = Array.isArray((report as UsageReport & { frames?: unknown }).frames);
+  const out = flat ? [] : checkUsageReport(report).filter((f) => f.severity === 'error');
   const served = servedOf(answers);
   if (served.size === 0) return [...out, violation('UR1', '/', 'harness: no frame was served; nothing to witness')];
+  const where = flat ? '/frames' : '/providers';
   const billed = new Map<string, { frame: unknown; cost: unknown }>();
-  for (const p of report.providers ?? []) {
-    for (const s of p.served_frames ?? []) {
-      const frame: unknown = s?.frame;
-      if (frame !== null && typeof frame === 'object' && typeof (frame as FrameId).provider_id === 'string' && typeof (frame as FrameId).frame_id === 'string') {
-        billed.set(frameIdKey(frame as FrameId), { frame, cost: s.token_cost });
-      }
+  for (const b of billedOf(report)) {
+    const frame = b.frame;
+    if (frame !== null && typeof frame === 'object' && typeof (frame as FrameId).provider_id === 'string' && typeof (frame as FrameId).frame_id === 'string') {
+      billed.set(frameIdKey(frame as FrameId), b);
+    } else {
+      out.push(violation('UR1', where, `the usage report bills ${show(frame)}, which is not a FrameId (provider id, frame id, content_digest)`));
     }
   }
   let total = 0;
@@ -69,14 +80,14 @@ export function checkUsageBillsServed(report: UsageReport | undefined, answers: 
     total += s.cost;
     const b = billed.get(key);
     if (b === undefined) {
-      out.push(violation('UR1', '/providers', `served frame ${key} is not referenced by its FrameId (provider id, frame id, content_digest) in the usage report`));
+      out.push(violation('UR1', where, `served frame ${key} is not referenced by its FrameId (provider id, frame id, content_digest) in the usage report`));
     } else {
-      if (!sameTriple(b.frame, s.id)) out.push(violation('UR1', '/providers', `served frame ${key} is billed under ${show(b.frame)}; required exactly its FrameId triple`));
-      if (b.cost !== s.cost) out.push(violation('UR1', '/providers', `served frame ${key} is billed ${show(b.cost)} tokens; its token_cost is ${s.cost}`));
+      if (!sameTriple(b.frame, s.id)) out.push(violation('UR1', where, `served frame ${key} is billed under ${show(b.frame)}; required exactly its FrameId triple`));
+      if (b.cost !== undefined && b.cost !== s.cost) out.push(violation('UR1', where, `served frame ${key} is billed ${show(b.cost)} tokens; its token_cost is ${s.cost}`));
     }
   }
   for (const key of billed.keys()) {
-    if (!served.has(key)) out.push(violation('UR1', '/providers', `the usage report bills ${key}, a frame the query did not serve`));
+    if (!served.has(key)) out.push(violation('UR1', where, `the usage report bills ${key}, a frame the query did not serve`));
   }
   if (report.budget_consumed !== total) {
     out.push(violation('UR1', '/budget_consumed', `budget_consumed is ${show(report.budget_consumed)}; the served frames' summed token_cost is ${total}`));
@@ -127,7 +138,14 @@ function mentions(text: string, needle: string): boolean {
 export function checkCitedObserved(record: AttributionRecord | undefined, composed: ComposedPrompt | undefined, modelOutput: string): Finding[] {
   if (record === undefined || composed === undefined) return [violation('A2', '/', 'the host produced no attribution record (or no composed prompt) to observe')];
   const out: Finding[] = [];
-  const rendered = new Map(composed.frames.map((f) => [frameIdKey(f.frameId), f]));
+  // rendered = a block of the composition (its citation label as the host rendered it, when it says)
+  const labels = new Map((composed.frames ?? []).map((f) => [`${f.frameId.provider_id}\u0000${f.frameId.frame_id}`, f.citation]));
+  const rendered = new Map(
+    (composed.blocks ?? []).map((b) => {
+      const key = `${b.frameId.provider_id}\u0000${b.frameId.frame_id}`;
+      return [key, { citation: b.citation ?? labels.get(key) ?? '' }] as const;
+    }),
+  );
   (record.uses ?? []).forEach((use, i) => {
     const at = `/uses/${i}`;
     for (const flag of ['selected', 'rendered', 'cited'] as const) {
@@ -135,7 +153,7 @@ export function checkCitedObserved(record: AttributionRecord | undefined, compos
     }
     const frame = use.frame as FrameId | undefined;
     if (frame === undefined || typeof frame.frame_id !== 'string') return; // A1's business
-    const r = rendered.get(frameIdKey(frame));
+    const r = rendered.get(`${frame.provider_id}\u0000${frame.frame_id}`);
     const named = r !== undefined && (mentions(modelOutput, r.citation) || mentions(modelOutput, frame.frame_id));
     if (use.cited === true && !named) {
       out.push(

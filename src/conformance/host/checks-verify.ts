@@ -173,15 +173,23 @@ export function checkReuseOnlyOnValid(
   return out;
 }
 
-/** S9-verify-correlation (SHOULD): every verify sent to a provider declaring correlation carries an id. */
+/**
+ * S9-verify-correlation (SHOULD): every verify sent to a provider declaring correlation is correlated by
+ * id exactly as a query is — it carries an id that names it: a non-empty string, not the id of any other
+ * request on the connection (an absent, empty or reused id correlates nothing).
+ */
 export function checkVerifyCorrelated(provider: { label: string }, received: readonly Line[]): Finding[] {
   const verifies = verifiesIn(received);
   if (verifies.length === 0) return [violation('S9-verify-correlation', '/verify', `provider ${JSON.stringify(provider.label)} received no verify; nothing to witness`)];
-  return verifies.flatMap((v, n) =>
-    v.id === undefined || v.id === null
-      ? [warning('S9-verify-correlation', `/verify/${n}/id`, `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, without an id; required: correlated by id exactly as query/frames`)]
-      : [],
-  );
+  const ids = new Map<string, number>();
+  for (const l of received) if ((l.type === 'query' || l.type === 'verify') && typeof l.id === 'string') ids.set(l.id, (ids.get(l.id) ?? 0) + 1);
+  return verifies.flatMap((v, n) => {
+    const at = `/verify/${n}/id`;
+    if (v.id === undefined || v.id === null) return [warning('S9-verify-correlation', at, `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, without an id; required: correlated by id exactly as query/frames`)];
+    if (typeof v.id !== 'string' || v.id === '') return [warning('S9-verify-correlation', at, `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, with the id ${show(v.id)}, which names no request; required: a non-empty string id, as on a query`)];
+    if ((ids.get(v.id) ?? 0) > 1) return [warning('S9-verify-correlation', at, `a verify reached ${JSON.stringify(provider.label)} with the id ${show(v.id)}, already used by another request on the connection; required: an id that correlates this verify alone`)];
+    return [];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,7 +262,8 @@ export function checkUnknownAlgorithmUncheckable(served: readonly ServedFrame[],
 export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: FanOutResult | undefined, composed: ComposedPrompt | undefined): Finding[] {
   if (served.length === 0) harnessPrecondition('F9', 'the harness\'s provider served no frame');
   const out: Finding[] = [];
-  const inPrompt = new Set((composed?.frames ?? []).map((f) => frameIdKey(f.frameId)));
+  // rendered = a block of the composition carries its (provider id, frame id)
+  const inPrompt = new Set((composed?.blocks ?? []).map((b) => `${b.frameId.provider_id}\u0000${b.frameId.frame_id}`));
   for (const s of served) {
     const name = show(s.frameId.frame_id);
     const f = received(fanOut, s.frameId);
@@ -262,7 +271,7 @@ export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: Fa
       out.push(violation('F9', '/answers', `frame ${name} (attested with ${s.algorithms.join(', ') || 'nothing'}) was served but the host dropped it from its answers; required: an unverifiable attestation degrades the frame to unattested, never drops it`));
       continue;
     }
-    if (composed !== undefined && !inPrompt.has(frameIdKey(s.frameId))) {
+    if (composed !== undefined && !inPrompt.has(`${s.frameId.provider_id}\u0000${s.frameId.frame_id}`)) {
       out.push(violation('F9', '/composed', `frame ${name} was served and fits the budget but the host left it out of the composed prompt; required: treated exactly as an unattested frame`));
     }
   }
@@ -303,13 +312,17 @@ export function checkVerdicts(expected: Readonly<Record<string, string>>, served
 export const SMALL_ORDER_PUBLIC_KEY = `01${'00'.repeat(31)}`;
 /** R = identity, S = 0: satisfies [S]B = R + [k]A for A = identity and ANY message. */
 export const SMALL_ORDER_SIGNATURE = `01${'00'.repeat(63)}`;
+/** The all-zero encoding: the point y = 0, of order 4 (another of the 8 torsion points). */
+export const ZERO_PUBLIC_KEY = '00'.repeat(32);
+/** R = the all-zero point, S = 0: a cofactored (ZIP-215) verifier accepts it under ZERO_PUBLIC_KEY for any message. */
+export const ZERO_SIGNATURE = '00'.repeat(64);
 
 /**
  * A scripted provider config for S6.5.4-strict-ed25519: two frames whose result root is signed
  * "ed25519" under the small-order identity key with the signature (R = identity, S = 0). A permissive
  * (ZIP-215 or cofactored) verifier accepts it for any message; a strict one rejects the key.
  */
-export function smallOrderKeyScript(name: string): Record<string, unknown> {
+export function smallOrderKeyScript(name: string, key: { publicKey: string; signature: string } = { publicKey: SMALL_ORDER_PUBLIC_KEY, signature: SMALL_ORDER_SIGNATURE }): Record<string, unknown> {
   const frames = [
     { id: 'frm_alpha', content: 'Retries back off exponentially, starting at 100 ms.' },
     { id: 'frm_beta', content: 'The retry budget allows five attempts.' },
@@ -325,7 +338,7 @@ export function smallOrderKeyScript(name: string): Record<string, unknown> {
   }));
   const root = renderDigest(resultSetRoot(name, frames));
   return {
-    ack: { attester_keys: [{ key_id: 'small-order-1', algorithm: 'ed25519', public_key: SMALL_ORDER_PUBLIC_KEY }] },
+    ack: { attester_keys: [{ key_id: 'small-order-1', algorithm: 'ed25519', public_key: key.publicKey }] },
     rawResult: {
       frames,
       truncated: false,
@@ -334,7 +347,7 @@ export function smallOrderKeyScript(name: string): Record<string, unknown> {
         key_id: 'small-order-1',
         algorithm: 'ed25519',
         attester_id: name,
-        signature: SMALL_ORDER_SIGNATURE,
+        signature: key.signature,
         issued_at: '2026-01-01T00:00:00Z',
       },
     },

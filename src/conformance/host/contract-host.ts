@@ -150,6 +150,22 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
     return withRaw({ ...raw, blocks, dropped }, raw);
   };
 
+  const usageView = (raw: UsageReport): UsageReport => {
+    const r = raw as UsageReport & { frames?: unknown[] };
+    const item = (x: unknown): unknown => (isObject(x) && isObject(x.frame) ? { ...x, frame: frameIdView(x.frame as unknown as FrameId) } : isObject(x) && typeof x.provider_id === 'string' ? frameIdView(x as unknown as FrameId) : x);
+    return withRaw(
+      {
+        ...r,
+        ...(Array.isArray(r.frames) ? { frames: r.frames.map(item) } : {}),
+        ...(Array.isArray(r.providers) ? { providers: r.providers.map((p) => (isObject(p) && Array.isArray(p.served_frames) ? { ...p, served_frames: p.served_frames.map(item) } : p)) } : {}),
+      } as UsageReport,
+      raw,
+    );
+  };
+
+  const attributionView = (raw: AttributionRecord): AttributionRecord =>
+    withRaw({ ...raw, uses: raw.uses.map((u) => (isObject(u) && isObject(u.frame) ? { ...u, frame: frameIdView(u.frame) } : u)) }, raw);
+
   const verifyView = (raw: VerifyOutcome): VerifyOutcome =>
     withRaw(
       {
@@ -175,8 +191,9 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
     queryAll: async (query: ContextQuery) => fanOutView(await op<FanOutResult>('queryAll', [query], (q) => inner.queryAll(q as ContextQuery))),
     verify: async (routingId, held) => verifyView(await op<VerifyOutcome>('verify', [routingId, held], (r, h) => inner.verify(r as string, h as ReceivedFrame[]))),
     compose: async (answers, opts: ComposeOptions) => composedView(await op<ComposedPrompt>('compose', [answers, opts], (a, o) => inner.compose(a as ProviderAnswer[], o as ComposeOptions))),
-    usage: (query, fanOut) => op<UsageReport>('usage', [query, fanOut], (q, f) => inner.usage(q as ContextQuery, f as FanOutResult)),
-    attribute: (composed, usage, output) => op<AttributionRecord>('attribute', [composed, usage, output], (c, u, o) => inner.attribute(c as ComposedPrompt, u as UsageReport, o as string)),
+    usage: async (query, fanOut) => usageView(await op<UsageReport>('usage', [query, fanOut], (q, f) => inner.usage(q as ContextQuery, f as FanOutResult))),
+    attribute: async (composed, usage, output) =>
+      attributionView(await op<AttributionRecord>('attribute', [composed, usage, output], (c, u, o) => inner.attribute(c as ComposedPrompt, u as UsageReport, o as string))),
     logText: () => op<string>('logText', [], () => inner.logText()),
     close: () => op<void>('close', [], () => inner.close()),
   };

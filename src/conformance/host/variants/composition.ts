@@ -12,6 +12,7 @@ import type { ComposedPrompt, ComposeOptions } from '../../../host/compose/types
 import { fenceHeader, FENCE_CLOSE, neutralise, PREAMBLE, type RenderedBlock } from '../../../host/compose/render.js';
 import type { FanOutResult } from '../../../host/fan-out.js';
 import type { HostMisbehaviour } from './manifest.js';
+import { renderOwnFormat } from './honest.js';
 import type { ProviderAnswer } from '../../../host/types.js';
 
 /** Which safeguard a re-render leaves out. */
@@ -174,7 +175,7 @@ function presentRawScores(honest: HostUnderTest): HostUnderTest {
 
 /** F10 bug: frames of several providers ordered by raw score with no statement that this is the host's policy. */
 function undeclaredOrder(honest: HostUnderTest): HostUnderTest {
-  return composing(honest, async (answers, opts) => ({ ...(await honest.compose(answers, opts)), strategy: '', policyNote: '' }));
+  return composing(honest, async (answers, opts) => ({ ...(await honest.compose(answers, { ...opts, placement: 'rank-order' })), strategy: '', policyNote: '' }));
 }
 
 /** R3 bug: content is written into its fence verbatim (no neutralisation of fence tokens). */
@@ -193,6 +194,15 @@ function unauditedDrops(honest: HostUnderTest): HostUnderTest {
     const composed = await honest.compose(answers, opts);
     return { ...composed, audit: composed.audit.filter((e) => e.disposition === 'admitted'), dropped: [] };
   });
+}
+
+/**
+ * S6.4.1 bug in a host with its own prompt format (honest.ts renderOwnFormat): a reference frame is
+ * "rehydrated" with text made up from where its content lives — neither its title nor any content it
+ * carries, so only its block's content span shows it.
+ */
+function fabricateReferenceOwnFormat(honest: HostUnderTest): HostUnderTest {
+  return composing(honest, async (answers, opts) => renderOwnFormat(await honest.compose(answers, opts), answers, { fabricateReference: true }));
 }
 
 export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
@@ -255,6 +265,12 @@ export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
     breaks: ['S6.4.1-unrehydratable-empty'],
     description: 'renders a reference frame it cannot rehydrate from what it carries (content, else its title) instead of an empty contribution',
     wrap: renderReferenceContent,
+  },
+  {
+    mode: 'fabricate-reference-own-format',
+    breaks: ['S6.4.1-unrehydratable-empty'],
+    description: 'renders its own prompt format and fills a reference frame it cannot rehydrate with made-up text about where its content lives (neither its title nor its content)',
+    wrap: fabricateReferenceOwnFormat,
   },
   {
     mode: 'unaudited-drops',

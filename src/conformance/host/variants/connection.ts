@@ -28,7 +28,7 @@ function rejectAnswers(honest: HostUnderTest, anchor: string, reject: (answer: P
           continue;
         }
         const routingId = answer.provider.routingId;
-        result.failures.push({ routingId, name: answer.provider.name, error: new MalformedReply(why, { routingId, anchor }) });
+        result.failures.push({ routingId, name: answer.provider.name, provider: routingId, error: new MalformedReply(why, { routingId, anchor }) } as (typeof result.failures)[number]);
       }
       return { ...result, answers: kept };
     },

@@ -22,7 +22,8 @@ import type { VerifyOutcome } from '../../../host/verify-reuse.js';
  *  - mode `bodies`: remembers each served frame's content/title from `frames` replies and adds them to
  *    the identities of every outgoing `verify` (breaks V1: a verify carries identities only);
  *  - mode `strip-verify-id`: removes the `id` of every outgoing `verify` and puts it back on the
- *    `verified` reply, so the host still matches it (breaks S9-verify-correlation, seen by the provider).
+ *    `verified` reply, so the host still matches it (breaks S9-verify-correlation, seen by the provider);
+ *  - mode `blank-verify-id`: the same with an empty-string `id` (present, but names no request).
  */
 const RELAY = String.raw`
 const { spawn } = require('node:child_process');
@@ -46,7 +47,8 @@ lines(child.stdout, (line) => {
   if (msg && msg.type === 'frames' && msg.result && Array.isArray(msg.result.frames)) {
     for (const f of msg.result.frames) if (f && typeof f.id === 'string') bodies.set(f.id, { content: f.content, title: f.title });
   }
-  if (mode === 'strip-verify-id' && msg && msg.type === 'verified' && msg.id === undefined && pendingIds.length > 0) {
+  if ((mode === 'strip-verify-id' && msg && msg.type === 'verified' && msg.id === undefined && pendingIds.length > 0) ||
+      (mode === 'blank-verify-id' && msg && msg.type === 'verified' && msg.id === '' && pendingIds.length > 0)) {
     msg.id = pendingIds.shift();
     process.stdout.write(JSON.stringify(msg) + '\n');
     return;
@@ -61,9 +63,10 @@ const rest = lines(process.stdin, (line) => {
       child.stdin.write(JSON.stringify(msg) + '\n');
       return;
     }
-    if (mode === 'strip-verify-id' && msg.id !== undefined) {
+    if ((mode === 'strip-verify-id' || mode === 'blank-verify-id') && msg.id !== undefined) {
       pendingIds.push(msg.id);
-      delete msg.id;
+      if (mode === 'blank-verify-id') msg.id = '';
+      else delete msg.id;
       child.stdin.write(JSON.stringify(msg) + '\n');
       return;
     }
@@ -76,7 +79,7 @@ child.on('exit', (code, signal) => process.exit(code === null ? 1 : code));
 `;
 
 /** Connect every stdio provider through the relay in `mode` (the rest of the host is untouched). */
-function relayed(mode: 'bodies' | 'strip-verify-id') {
+function relayed(mode: 'bodies' | 'strip-verify-id' | 'blank-verify-id') {
   return (honest: HostUnderTest): HostUnderTest => ({
     ...honest,
     connectStdio: (command, args, opts) => honest.connectStdio(process.execPath, ['-e', RELAY, '--', mode, command, ...args], opts),
@@ -96,6 +99,38 @@ function mapUses(record: AttributionRecord, change: (use: ContextUse) => Context
   return { ...record, uses: record.uses.map((u) => change({ ...u })) };
 }
 
+/**
+ * Re-check every result signature the strict verifier rejected with a permissive (ZIP-215, cofactored)
+ * Ed25519 verifier and report the frames attested when it accepts — except under a key `blocked` names.
+ */
+function permissiveEd25519(blocked: (publicKeyHex: string) => boolean) {
+  return (honest: HostUnderTest): HostUnderTest => ({
+    ...honest,
+    queryAll: async (query) => {
+      const r = await honest.queryAll(query);
+      for (const a of r.answers) {
+        const ra = a.result.result_attestation;
+        if (ra === undefined || ra === null || ra.algorithm !== 'ed25519') continue;
+        const key = (a.provider.ack.attester_keys ?? []).find((k) => k.key_id === ra.key_id && k.algorithm === 'ed25519');
+        const root = parseDigest(ra.signed_commitment);
+        if (key === undefined || root === undefined || renderDigest(resultSetRoot(a.provider.name, a.result.frames)) !== ra.signed_commitment) continue;
+        if (blocked(key.public_key)) continue;
+        const signature = fromLowerHex(ra.signature, 64);
+        const publicKey = fromLowerHex(key.public_key, 32);
+        if (signature === undefined || publicKey === undefined) continue;
+        let ok = false;
+        try {
+          ok = await ed.verifyAsync(signature, root, publicKey);
+        } catch {
+          ok = false;
+        }
+        if (ok) for (const f of a.frames) if (f.evidence?.verdict === 'bad-signature') f.evidence = { ...f.evidence, verdict: 'attested' };
+      }
+      return r;
+    },
+  });
+}
+
 export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
   // ── verify & reuse ─────────────────────────────────────────────────────────────────────────────
   {
@@ -109,6 +144,12 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
     breaks: ['S9-verify-correlation'],
     description: 'sends verify without an id to a provider declaring capabilities.correlation (queries still carry theirs)',
     wrap: relayed('strip-verify-id'),
+  },
+  {
+    mode: 'verify-blank-id',
+    breaks: ['S9-verify-correlation'],
+    description: 'sends verify with an empty-string id to a provider declaring capabilities.correlation: an id is present but correlates nothing (queries still carry theirs)',
+    wrap: relayed('blank-verify-id'),
   },
   {
     mode: 'reuse-digestless',
@@ -176,30 +217,14 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
     breaks: ['S6.5.4-strict-ed25519'],
     description:
       're-checks a result signature the strict verifier rejected with a permissive (ZIP-215, cofactored) Ed25519 verifier and, when that accepts it, reports the frames attested — small-order keys included',
-    wrap: (honest) => ({
-      ...honest,
-      queryAll: async (query) => {
-        const r = await honest.queryAll(query);
-        for (const a of r.answers) {
-          const ra = a.result.result_attestation;
-          if (ra === undefined || ra === null || ra.algorithm !== 'ed25519') continue;
-          const key = (a.provider.ack.attester_keys ?? []).find((k) => k.key_id === ra.key_id && k.algorithm === 'ed25519');
-          const root = parseDigest(ra.signed_commitment);
-          if (key === undefined || root === undefined || renderDigest(resultSetRoot(a.provider.name, a.result.frames)) !== ra.signed_commitment) continue;
-          const signature = fromLowerHex(ra.signature, 64);
-          const publicKey = fromLowerHex(key.public_key, 32);
-          if (signature === undefined || publicKey === undefined) continue;
-          let ok = false;
-          try {
-            ok = await ed.verifyAsync(signature, root, publicKey);
-          } catch {
-            ok = false;
-          }
-          if (ok) for (const f of a.frames) if (f.evidence?.verdict === 'bad-signature') f.evidence = { ...f.evidence, verdict: 'attested' };
-        }
-        return r;
-      },
-    }),
+    wrap: permissiveEd25519(() => false),
+  },
+  {
+    mode: 'weak-key-blocklist',
+    breaks: ['S6.5.4-strict-ed25519'],
+    description:
+      'verifies permissively (ZIP-215) but refuses one known weak key, the identity encoding 01 00…00, instead of every small-order key: the all-zero key with an all-zero signature still attests',
+    wrap: permissiveEd25519((hex) => hex.toLowerCase() === `01${'00'.repeat(31)}`),
   },
   // ── usage report ───────────────────────────────────────────────────────────────────────────────
   {
@@ -238,6 +263,15 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
           return { ...u, frame: { provider_id: u.frame.provider_id, frame_id: title } };
         });
       },
+    }),
+  },
+  {
+    mode: 'cite-unrendered',
+    breaks: ['A2', 'A3'],
+    description: 'marks a frame cited whenever the model output names its frame id, even one it never rendered (cited ⇒ rendered broken)',
+    wrap: (honest) => ({
+      ...honest,
+      attribute: async (composed, usage, out) => mapUses(await honest.attribute(composed, usage, out), (u) => (!u.rendered && out.includes(u.frame.frame_id) ? { ...u, cited: true } : u)),
     }),
   },
   {
