@@ -43,6 +43,16 @@ test('python host: the honest run has 0 failures; every not-applicable or inconc
     if (s.status === 'passed' || reason === undefined) continue;
     assert.ok(LACKS.some((c) => reason.includes(c)), `${s.uri}:${s.line} ${s.name} is ${s.status} with a reason naming no capability the host lacks: ${reason}`);
   }
+  // it declares sessions "many": every session in a fresh process must give the same verdicts
+  const verdicts = (r: Run) => r.summary.scenarios.map((s) => `${s.uri}:${s.line} ${s.status}`).sort();
+  process.env.CGP_HOST_REUSE = '0';
+  let fresh: Run;
+  try {
+    fresh = await runSuite({ side: 'host', hostCommand: HOST, reportName: 'python-host-fresh', reportsDir, progress: null });
+  } finally {
+    delete process.env.CGP_HOST_REUSE;
+  }
+  assert.deepEqual(verdicts(fresh), verdicts(run), 'the same verdicts with a fresh host process per session');
 });
 
 /**
