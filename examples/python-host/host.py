@@ -7,10 +7,11 @@ It reads one control request per line on stdin and writes one control_result per
 
 What it does: stdio providers (spawned, spoken to in NDJSON with its own timeouts), the handshake
 (H1-H3, C5), the consent gate with an append-only ledger (C1, C2, C6, §4.1), the fan-out with the budget
-audit (B1/B2, B4), verify (§9), compose with its own line-quoted rendering (R3, D2, F10, §6.4.1, F13),
-the usage report (UR1) and a log free of credentials (C8).
+audit (B1/B2, B4), attestation verdicts with a strict Ed25519 verifier (F8, F9, F13, §6.5.4), verify (§9),
+compose with its own line-quoted rendering (R3, D2, F10, §6.4.1), the usage report (UR1) and a log free of
+credentials (C8).
 What it does not do, and says so in `init` and with `not_supported`: HTTP providers, revoking consent,
-attribution, attestation signature checks, composition strategies other than its own.
+attribution, composition strategies other than its own.
 
 Run: python3 host.py [--misbehave <mode>]   (modes: python3 host.py --list-misbehaviours)
 """
@@ -28,7 +29,8 @@ import time
 PROTOCOL_VERSION = "contextgraph/1.0"
 HOST_NAME = "cgp-python-example-host"
 
-# The closed capability set of the control protocol that this host has (docs/host-control-protocol.md).
+# The capabilities of the control protocol's closed set that this host has (docs/host-control-protocol.md);
+# it lacks revoke, attribution, compose-strategies, http, https-test-ca and name-resolution-hook.
 CAPABILITIES = ["score-thresholds", "embedding", "attestation-checks"]
 
 # §7.2 (informative): the factor mapping model tokens into budget tokens when only a model budget is given.
