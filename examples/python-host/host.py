@@ -1023,6 +1023,8 @@ def compose(answers, options):
         size = end
         used += cost
         b = {"frameId": fid, "span": [start, end], "contentSpan": [content_start, content_end], "tokens": cost, "citation": label}
+        if isinstance(rf.get("evidence"), dict) and isinstance(rf["evidence"].get("inclusionProof"), dict):
+            b["inclusionProof"] = rf["evidence"]["inclusionProof"]  # F13: derived while the siblings were in hand
         blocks.append(b)
         entry = {"frameId": fid, "position": len(frames), "citation": label, "tokens": cost, "routingId": rf.get("routingId")}
         if isinstance(rf.get("evidence"), dict):

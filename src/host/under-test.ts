@@ -6,8 +6,10 @@
  *
  * A host is certified by what it does at its two edges: what it sends to providers (observed by the
  * scripted providers the suite puts in front of it, over real pipes and sockets) and what it hands to
- * its caller (the composed prompt with its audit, the usage report, the attribution record, its errors
- * and its log). The result shapes are this package's types.
+ * its caller (the composed prompt with its blocks, the usage report, the attribution record, its errors
+ * and its log). The shapes are written here as this package's types; what the suite requires of them is
+ * the published contract, schema/host-control/<op>.schema.json (docs/host-control-protocol.md): only what
+ * a check reads is required, and every result is validated against it.
  */
 import type { LookupFunction } from 'node:net';
 import type { ContextQuery } from '../../generated/types/index.js';

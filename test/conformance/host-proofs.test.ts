@@ -79,6 +79,7 @@ describe('F13: kept frames of a signed strict subset carry proofs recomputing th
   const composedWith = (kept: number, proof: (i: number) => unknown): ComposedPrompt =>
     ({
       frames: ids.slice(0, kept).map((frameId, i) => ({ frameId, position: i, evidence: proof(i) === undefined ? undefined : { verdict: 'attested', inclusionProof: proof(i) } })),
+      blocks: ids.slice(0, kept).map((frameId) => ({ frameId, span: [0, 0], contentSpan: [0, 0], tokens: 0, citation: '' })),
     }) as unknown as ComposedPrompt;
   const full = retainProofs('signed', raw.frames, ids);
 

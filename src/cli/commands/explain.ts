@@ -3,14 +3,20 @@
 // and the command that runs just those scenarios. Exit codes: 0 explained; 2 unknown id (nearest ids suggested).
 import type { Command } from 'commander';
 import { explain, nearestIds, renderExplanation } from '../../conformance/explain.js';
+import { CAPABILITY_TABLE, NEVER_WAIVED, renderCapabilityTable } from '../../conformance/host/capabilities.js';
 
 export function registerExplainCommand(program: Command): void {
   program
     .command('explain')
     .description('explain an anchor or rule id: requirement, SPEC.md passage, interpretations, witnessing scenarios, red-team modes')
-    .argument('<id>', 'an anchor (B4) or rule id (S6.3-content-digest)')
+    .argument('<id>', 'an anchor (B4) or rule id (S6.3-content-digest), or host-capabilities (the capability → anchors table)')
     .option('--json', 'write the explanation as JSON')
     .action((id: string, opts: { json?: boolean }) => {
+      // the host capability table (docs/host-control-protocol.md, Capabilities)
+      if (id === 'host-capabilities' || id === 'capabilities') {
+        process.stdout.write(opts.json ? `${JSON.stringify({ capabilities: CAPABILITY_TABLE, never_waived: NEVER_WAIVED }, null, 2)}\n` : renderCapabilityTable());
+        return;
+      }
       const e = explain(id.replace(/^@/, ''));
       if (!e) {
         const near = nearestIds(id.replace(/^@/, ''));

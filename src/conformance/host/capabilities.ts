@@ -38,12 +38,18 @@ export interface CapabilityEntry {
   anchors: readonly string[];
   /** Why its absence is not a failure (SPEC.md's wording). */
   basis: string;
+  /**
+   * Never-waived ids a scenario needing this capability may also carry, which OTHER scenarios witness on
+   * every host (so the scenario is not applicable, not unverified): C2 beside revocation (the consent gate
+   * is witnessed without revoking), F10 beside a single-provider threshold (F10 has scenarios of its own).
+   */
+  witnessedElsewhere?: readonly string[];
 }
 
 export const CAPABILITY_TABLE: readonly CapabilityEntry[] = [
-  { capability: 'revoke', kind: 'feature', ops: 'revokeConsent', anchors: ['C2 (the revocation scenario only)'], basis: 'SPEC.md §4.1 defines recorded consent, not an operation to revoke it' },
+  { capability: 'revoke', kind: 'feature', ops: 'revokeConsent', anchors: ['C2 (the revocation scenario only)'], basis: 'SPEC.md §4.1 defines recorded consent, not an operation to revoke it', witnessedElsewhere: ['C2'] },
   { capability: 'attribution', kind: 'feature', ops: 'attribute', anchors: ['A1', 'A2', 'A3'], basis: 'SPEC.md §14: A2 binds "a host reporting attribution"; A1 and A3 bind the attribution record it reports' },
-  { capability: 'score-thresholds', kind: 'feature', ops: 'compose option providerThresholds', anchors: ['S6.6-single-provider-threshold (and its F10 check)'], basis: 'SPEC.md §6.6: a host MAY apply a threshold to a single provider\'s scores' },
+  { capability: 'score-thresholds', kind: 'feature', ops: 'compose option providerThresholds', anchors: ['S6.6-single-provider-threshold (and its F10 check)'], basis: 'SPEC.md §6.6: a host MAY apply a threshold to a single provider\'s scores', witnessedElsewhere: ['F10'] },
   { capability: 'compose-strategies', kind: 'feature', ops: 'compose option strategy', anchors: [], basis: 'the ranking strategy is host policy (F10); no scenario of this suite version sends one' },
   { capability: 'attestation-checks', kind: 'feature', ops: 'queryAll answers[].frames[].evidence', anchors: ['F8', 'S6.5.4-distinct-verdicts', 'S6.5.4-strict-ed25519', 'F13'], basis: 'SPEC.md §6.5.4: these bind a verifier (F8 "a verifier that does not recognise…"); F13 binds a host keeping proofs for the attestations it reports' },
   { capability: 'http', kind: 'feature', ops: 'connectHttp', anchors: ['C4', 'C7', 'S4.2-bearer-credential', 'C8 (inconclusive, never waived)'], basis: 'SPEC.md §4.2: C4 and C7 bind "a host\'s HTTP transport"; C8 binds every host, so without http its scenarios are unverified, not waived' },
@@ -86,7 +92,7 @@ export class CapabilityUnverified extends HarnessError {
  */
 export function missingCapability(capability: HostCapability, ids: readonly string[], why: string): CapabilityNotApplicable | CapabilityUnverified {
   const entry = CAPABILITY_TABLE.find((e) => e.capability === capability)!;
-  const binding = ids.filter((id) => NEVER_WAIVED.includes(id));
+  const binding = ids.filter((id) => NEVER_WAIVED.includes(id) && !(entry.witnessedElsewhere ?? []).includes(id));
   if (entry.kind === 'hook') return new CapabilityUnverified(capability, `${why}; ${entry.basis} — ${ids.join(', ')} not witnessed, counted apart (never a pass, never a failure)`);
   if (binding.length > 0) return new CapabilityUnverified(capability, `${why}; ${binding.join(', ')} bind${binding.length === 1 ? 's' : ''} every host and ${binding.length === 1 ? 'is' : 'are'} never waived by a declaration — not witnessed here, counted apart`);
   return new CapabilityNotApplicable(capability, `the host lacks the capability ${capability} (${why}); ${entry.basis}`);

@@ -272,12 +272,17 @@ export interface OfferedBlock {
   marker: string;
 }
 
-/** The longest common prefix of some strings. */
+/**
+ * The longest common prefix of some openers, cut back to the end of its last whole token: openers that
+ * share the start of a value (`id="frm_a…"`, `id="frm_b…"`) share the delimiter, not the value's start.
+ */
 function commonPrefix(values: readonly string[]): string {
   if (values.length === 0) return '';
   let p = values[0]!;
   for (const v of values) while (!v.startsWith(p)) p = p.slice(0, -1);
-  return p;
+  if (values.length < 2) return p;
+  const cut = p.replace(/[\p{L}\p{N}_-]+$/u, '');
+  return significant(cut) ? cut : p;
 }
 
 /** A delimiter worth searching for: one a reader could tell apart from prose (not blank, not one character). */

@@ -218,7 +218,16 @@ export function checkKeptProofsRecomputeRoot(providerName: string, rawResult: un
   if (signedRoot !== ownRoot) {
     harnessPrecondition('F13', `the harness's provider signed ${show(signedRoot)}, not the root ${ownRoot} of the frames it served`);
   }
-  const kept = composed.frames.filter((f) => f.frameId.provider_id === providerName);
+  // kept = rendered (a block); the proof kept for it: on its block (the contract's `inclusionProof`), else on
+  // the host's own frame record (the bundled host keeps it in its frames' evidence)
+  const records = composed.frames ?? [];
+  const kept = (composed.blocks ?? [])
+    .filter((b) => b.frameId.provider_id === providerName)
+    .map((b, position) => {
+      const record = records.find((f) => f.frameId.provider_id === b.frameId.provider_id && f.frameId.frame_id === b.frameId.frame_id);
+      const proof = (b as { inclusionProof?: unknown }).inclusionProof ?? record?.evidence?.inclusionProof;
+      return { frameId: b.frameId, position: record?.position ?? position, evidence: proof === undefined ? undefined : { inclusionProof: proof } };
+    });
   if (kept.length === 0 || kept.length >= served.length) {
     return [
       violation('F13', '/composed', `harness: the composition kept ${kept.length} of the ${served.length} signed frames of ${show(providerName)}; a strict, non-empty subset is needed to witness F13`),
@@ -233,7 +242,7 @@ export function checkKeptProofsRecomputeRoot(providerName: string, rawResult: un
       out.push(violation('F13', at, `the composition kept ${name}, which is not among the signed frames served`));
       continue;
     }
-    const proof = f.evidence?.inclusionProof;
+    const proof = f.evidence?.inclusionProof as Parameters<typeof verifyInclusionProof>[1] | undefined;
     if (proof === undefined) {
       out.push(
         violation('F13', at, `the composition keeps ${kept.length} of ${served.length} signed frames and kept ${name} with no inclusion proof; once the siblings are dropped the root ${ownRoot} can never be recomputed — required: a proof derived before dropping the rest`),

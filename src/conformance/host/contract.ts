@@ -24,14 +24,24 @@ export function contractSchemaDir(): string {
 }
 
 let compiled: Map<string, ValidateFunction> | undefined;
+/** Where each subschema object sits in the published files (`file#/json/pointer`), to name a failing keyword. */
+const locations = new Map<object, string>();
+
+function recordLocations(node: unknown, where: string): void {
+  if (typeof node !== 'object' || node === null) return;
+  locations.set(node, where);
+  for (const [k, v] of Object.entries(node)) recordLocations(v, `${where}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+}
 
 function validators(): Map<string, ValidateFunction> {
   if (compiled !== undefined) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
   const dir = contractSchemaDir();
   const ops: string[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
-    ajv.addSchema(JSON.parse(readFileSync(join(dir, file), 'utf8')) as object);
+    const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as object;
+    recordLocations(schema, `${file}#`);
+    ajv.addSchema(schema);
     if (file !== 'defs.schema.json') ops.push(file.replace(/\.schema\.json$/, ''));
   }
   const out = new Map<string, ValidateFunction>();
@@ -60,8 +70,11 @@ export interface ContractIssue {
 function issueOf(op: string, part: 'args' | 'result', e: ErrorObject): ContractIssue {
   const missing = e.keyword === 'required' ? `/${String((e.params as { missingProperty?: unknown }).missingProperty)}` : '';
   const at = `${e.instancePath}${missing}`;
-  // ajv gives the path relative to the compiled subschema: a shared definition's path is in defs.schema.json
-  const schemaPath = e.schemaPath.startsWith('#/$defs/')
+  // ajv gives the path relative to the schema it is in; the subschema object says which file and where
+  const parent = e.parentSchema !== undefined ? locations.get(e.parentSchema as object) : undefined;
+  const schemaPath = parent !== undefined
+    ? `${parent}/${e.keyword}`
+    : e.schemaPath.startsWith('#/$defs/')
     ? `defs.schema.json${e.schemaPath}`
     : e.schemaPath.startsWith('#')
       ? `${op}.schema.json#/$defs/${part}${e.schemaPath.slice(1)}`
@@ -97,7 +110,7 @@ export class ContractError extends HarnessError {
   constructor(issues: readonly ContractIssue[]) {
     const first = issues[0]!;
     const list = issues.map((i) => `${i.field === '' ? '(the whole value)' : i.field} ${i.message} (schema ${i.schemaPath})`).join('; ');
-    super(`contract error: the ${first.op} ${first.part === 'result' ? 'result' : 'arguments'} break schema/host-control/${first.op}.schema.json — ${list}`);
+    super(`contract error: the ${first.op} ${first.part === 'result' ? 'result breaks' : 'arguments break'} schema/host-control/${first.op}.schema.json — ${list}`);
     this.name = 'ContractError';
     this.issues = issues;
   }

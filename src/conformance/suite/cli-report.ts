@@ -144,7 +144,10 @@ export function textReport(result: RunSuiteResult): string {
   const s = result.summary;
   const width = Math.max(4, ...s.ids.map((i) => i.id.length));
   for (const i of s.ids) lines.push(`${i.id.padEnd(width)}  ${i.status}`);
-  const failed = s.scenarios.filter((sc) => sc.status === 'failed' || sc.status === 'undefined' || sc.status === 'pending' || sc.status === 'ambiguous');
+  // host side: a scenario a host cannot be witnessed on (a test hook it lacks) is inconclusive, counted apart
+  const unverifiedOf = (sc: (typeof s.scenarios)[number]): string | undefined => /unverified: needs ([^ ]+(?: [^ —]+)*?) —/.exec(sc.harness_error ?? '')?.[1];
+  const unverified = s.scenarios.filter((sc) => unverifiedOf(sc) !== undefined);
+  const failed = s.scenarios.filter((sc) => (sc.status === 'failed' || sc.status === 'undefined' || sc.status === 'pending' || sc.status === 'ambiguous') && unverifiedOf(sc) === undefined);
   if (failed.length > 0) lines.push('', 'failures:');
   for (const sc of failed) {
     lines.push(`  ${sc.uri}:${sc.line} ${sc.name}`);
@@ -160,6 +163,9 @@ export function textReport(result: RunSuiteResult): string {
       }
     }
   }
+  const notApplicable = s.scenarios.filter((sc) => sc.status === 'not-applicable');
+  if (notApplicable.length > 0) lines.push('', 'not applicable:', ...notApplicable.map((sc) => `  ${sc.uri}:${sc.line} ${sc.name}\n    ${sc.not_applicable ?? ''}`));
+  if (unverified.length > 0) lines.push('', 'unverified (inconclusive, never a pass):', ...unverified.map((sc) => `  ${sc.uri}:${sc.line} ${sc.name}\n    ${sc.harness_error ?? ''}`));
   // One line per distinct warning (a reply-level warning can be observed by several scenarios).
   const warnings = [...new Set(s.scenarios.flatMap((sc) => sc.findings.filter((f) => f.severity === 'warning').map((f) => f.message)))];
   if (warnings.length > 0) lines.push('', 'warnings:', ...warnings.map((w) => `  ${w}`));
@@ -171,8 +177,9 @@ export function textReport(result: RunSuiteResult): string {
   const t = s.totals;
   lines.push(
     '',
-    `${s.scenarios.length} scenarios: ${t.passed} passed, ${t.failed} failed, ${t['not-applicable']} not applicable, ${t.skipped + t.undefined + t.pending + t.ambiguous} other` +
-      (s.harness_errors > 0 ? `; ${s.harness_errors} HARNESS ERROR(S) — the run is inconclusive` : ''),
+    `${s.scenarios.length} scenarios: ${t.passed} passed, ${t.failed - unverified.length} failed, ${t['not-applicable']} not applicable, ${t.skipped + t.undefined + t.pending + t.ambiguous} other` +
+      (unverified.length > 0 ? `; ${unverified.length} unverified: ${[...new Set(unverified.map((sc) => unverifiedOf(sc)!))].map((cap) => `needs ${cap} (${unverified.filter((sc) => unverifiedOf(sc) === cap).length})`).join(', ')}` : '') +
+      (s.harness_errors - unverified.length > 0 ? `; ${s.harness_errors - unverified.length} HARNESS ERROR(S) — the run is inconclusive` : unverified.length > 0 ? ' — the run is inconclusive' : ''),
     `messages: ${result.messagesPath}`,
     `junit:    ${result.junitPath}`,
   );

@@ -135,6 +135,11 @@ export const HONEST_ALTERNATIVES: readonly HonestAlternative[] = [
     },
   },
   {
+    mode: 'declares-no-options',
+    description: 'declares an empty capability set (the bundled host\'s behaviour otherwise): every conditional scenario is not applicable, every test-hook scenario unverified',
+    wrap: (honest) => ({ ...honest, capabilities: [] }),
+  },
+  {
     mode: 'no-attribution',
     description: 'has no attribution: declares its capabilities without it, and attribute answers not_supported',
     wrap: (honest) => ({
