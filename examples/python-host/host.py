@@ -65,6 +65,8 @@ MISBEHAVIOURS = {
     "retry-errors": "X1/X2: retries a failed query once, whatever the error code",
     "show-scores": "F10: prints each frame's raw score in the prompt as a relevance measure",
     "accept-small-order-key": "S6.5.4-strict-ed25519: verifies Ed25519 without rejecting small-order keys",
+    "drop-unverifiable": "F9: drops every frame whose attestation it cannot verify",
+    "fabricate-reference": "§6.4.1: renders a reference frame it cannot rehydrate with its title as content",
 }
 
 MISBEHAVE = None
@@ -798,6 +800,8 @@ class Host:
             evidence = attestation_evidence(p.name, frames, value, p.ack.get("attester_keys") if isinstance(p.ack.get("attester_keys"), list) else [])
             received = []
             for f, ev in zip(frames, evidence):
+                if MISBEHAVE == "drop-unverifiable" and ev.get("verdict") not in ("attested", "unattested"):
+                    continue
                 fid = {"provider_id": p.name, "frame_id": f["id"]}
                 if isinstance(f.get("content_digest"), str):
                     fid["content_digest"] = f["content_digest"]
@@ -973,7 +977,9 @@ def compose(answers, options):
                     drop(rf, "duplicate", f"the same content (digest {digest}, identical bytes) was already offered by {json.dumps(first)}")
                     continue
                 seen_content.setdefault((digest, content), pid)
-            if frame.get("representation") == "reference":
+            if frame.get("representation") == "reference" and MISBEHAVE == "fabricate-reference":
+                rf = {**rf, "frame": {**frame, "content": f"{frame.get('title', '')} (archived)"}}
+            elif frame.get("representation") == "reference":
                 # §6.4.1: a reference this host cannot rehydrate contributes nothing, never fabricated content
                 drop(rf, "unrehydratable-reference", "§6.4.1 a reference frame cannot be rehydrated in contextgraph/1.0: its contribution is empty")
                 continue

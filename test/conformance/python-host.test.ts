@@ -69,6 +69,8 @@ const MODES: ReadonlyArray<{ mode: string; tags: string; anchor: string; severit
   { mode: 'embedding-to-all', tags: '@E1', anchor: 'E1' },
   { mode: 'retry-errors', tags: '@X1 or @X2', anchor: '(X1|X2)' },
   { mode: 'show-scores', tags: '@F10', anchor: 'F10' },
+  { mode: 'drop-unverifiable', tags: '@F9', anchor: 'F9' },
+  { mode: 'fabricate-reference', tags: '@S6.4.1-unrehydratable-empty', anchor: 'S6.4.1-unrehydratable-empty' },
   { mode: 'accept-small-order-key', tags: '@S6.5.4-strict-ed25519', anchor: 'S6.5.4-strict-ed25519', severity: 'warning' },
 ];
 
