@@ -31,11 +31,11 @@ test('python host: the honest run has 0 failures; every not-applicable or inconc
   requirePython();
   const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-python-host-'));
   const run = await runSuite({ side: 'host', hostCommand: HOST, reportName: 'python-host', reportsDir, progress: null });
-  for (const line of notPassed(run)) t.diagnostic(line);
+  for (const line of notPassed(run)) t.diagnostic(line.replace(/^failed (?=.*harness error)/, 'inconclusive '));
   const totals = run.summary.totals;
-  t.diagnostic(`${run.summary.scenarios.length} scenarios: ${totals.passed} passed, ${totals.failed} failed, ${totals['not-applicable']} not applicable, ${run.summary.harness_errors} inconclusive`);
-  assert.ok(run.summary.scenarios.length >= 60, `${run.summary.scenarios.length} scenarios ran`);
   const failed = run.summary.scenarios.filter((s) => s.status === 'failed' && s.harness_error === undefined);
+  t.diagnostic(`${run.summary.scenarios.length} scenarios: ${totals.passed} passed, ${failed.length} failed, ${totals['not-applicable']} not applicable, ${run.summary.harness_errors} inconclusive (unverified)`);
+  assert.ok(run.summary.scenarios.length >= 60, `${run.summary.scenarios.length} scenarios ran`);
   assert.deepEqual(failed.map((s) => `${s.uri}:${s.line} ${s.message}`), [], 'the honest Python host has no failure');
   assert.ok(totals.passed >= 40, `${totals.passed} passed`);
   for (const s of run.summary.scenarios) {
