@@ -99,12 +99,12 @@ function compose(answers: readonly ProviderAnswer[], opts: ComposeOptions, arena
   const ranking = rankCandidates(t, cand, strategy, arena);
   const providers = ranking.providers;
   const cite = assignCitations(t, cand, arena);
-  const blocks = measureBlocks(t, cand, cite, arena);
+  const measured = measureBlocks(t, cand, cite, arena);
   const frameBudget = Math.max(0, budgetTokens - PREAMBLE_TOKENS);
-  const packing = packByStrategy(cand, ranking, blocks.cost, split, budgetTokens, frameBudget, drop, arena);
+  const packing = packByStrategy(cand, ranking, measured.cost, split, budgetTokens, frameBudget, drop, arena);
   const { shares, splitName } = packing;
   const positionOf = placeAdmitted(packing.admitted, cand.length, placement, arena);
-  const { text, frames } = renderPrompt(t, blocks, cite, packing, positionOf, arena);
+  const { text, frames } = renderPrompt(t, measured, cite, packing, positionOf, arena);
   retainInclusionProofs(answers, t, cand, packing.admitted, positionOf, frames);
   const usedTokens = frames.length === 0 ? 0 : PREAMBLE_TOKENS + packing.used;
   const audit = buildAudit(frames, drops, total);

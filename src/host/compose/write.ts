@@ -95,14 +95,14 @@ class ByteSink implements TextSink {
  */
 export function renderPrompt(
   t: Table,
-  blocks: BlockMeasures,
+  measured: BlockMeasures,
   cite: readonly string[],
   packing: Packing,
   positionOf: Int32Array,
   arena: Arena,
 ): { text: string; frames: ComposedFrame[] } {
   const total = t.size;
-  const { kOf, cost, inserted, headers, scratch } = blocks;
+  const { kOf, cost, inserted, headers, scratch } = measured;
   const { admitted: admittedK, isAdmitted, selectionRank } = packing;
   const m = admittedK.length;
   let ascii = true;
@@ -110,9 +110,9 @@ export function renderPrompt(
   const sizeAt = arena.float64(m);
   for (let a = 0; a < m; a++) {
     const k = admittedK[a]!;
-    sizeAt[positionOf[k]!] = blocks.bytes[k]!;
-    textBytes += blocks.bytes[k]!;
-    if (blocks.ascii[k] === 0) ascii = false;
+    sizeAt[positionOf[k]!] = measured.bytes[k]!;
+    textBytes += measured.bytes[k]!;
+    if (measured.ascii[k] === 0) ascii = false;
   }
   const sink: TextSink | undefined = m === 0 ? undefined : ascii ? new ByteSink(arena, sizeAt, textBytes) : new JoinSink(m);
   const frames: ComposedFrame[] = new Array<ComposedFrame>(m);
