@@ -1,7 +1,8 @@
 // R3 rendering has two implementations of the same text: an all-ASCII prompt is written into a
 // reused byte buffer at precomputed offsets, any other prompt is joined from strings
-// (compose.ts, step 7). Both must equal the documented block format exactly, and every frame's
-// `tokens` must be the ceil(bytes/4) of exactly the block that was written.
+// (renderPrompt in compose/write.ts, stage 6). Both must equal the documented block format
+// exactly, and every frame's `tokens` must be the ceil(bytes/4) of exactly the block that was
+// written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
