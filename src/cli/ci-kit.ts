@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { RunSuiteResult } from '../conformance/run-suite.js';
+import { EXIT_HARNESS_ERROR } from '../conformance/exit-codes.js';
 import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
 import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
 import { renderJunit } from '../conformance/report/junit.js';
@@ -158,7 +159,9 @@ export async function applyCiKitToRuns(
     for (const e of outcome.notExercised) lines.push(`baseline entry not exercised by this run: ${describeEntry(e)} (${e.where})`);
     for (const s of outcome.unlisted) lines.push(`not in the baseline: ${s.harness_error !== undefined ? 'harness error' : failingIds(s).join(', ')} in ${s.uri}:${s.line} ${s.name}`);
     for (const w of strictUnlisted) lines.push(`--strict: warning not in the baseline: ${w.f.message}`);
-    // Only a concluded run (0 / 1) is re-judged; never answered (3) and harness error (4) keep their code.
+    // Only a concluded run (0 / 1) is re-judged; never answered (3) and harness error (4) keep their code,
+    // but a --strict warning not in the baseline is a definite failure, which outranks an inconclusive run.
+    if (base === EXIT_HARNESS_ERROR && strictUnlisted.length > 0) code = 1;
     if (base === 0 || base === 1) {
       code = outcome.unlisted.length > 0 || outcome.stale.length > 0 || strictUnlisted.length > 0 ? 1 : 0;
       // a failure the baseline cannot see (no scenario failed, yet the run did not succeed) keeps failing
@@ -171,7 +174,8 @@ export async function applyCiKitToRuns(
       stale: outcome.stale.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : { scenario: e.scenario }), reason: e.reason, message: 'stale baseline entry: remove it' })),
       not_exercised: outcome.notExercised.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : { scenario: e.scenario }), reason: e.reason })),
     };
-  } else if (opts.strict && strictFailures.length > 0 && base === 0) {
+  } else if (opts.strict && strictFailures.length > 0 && (base === 0 || base === EXIT_HARNESS_ERROR)) {
+    // a --strict warning is a definite failure, and a definite failure outranks an inconclusive run (exit 4)
     code = 1;
     for (const w of strictFailures) lines.push(`--strict: ${w.f.message}`);
   }

@@ -151,3 +151,15 @@ test('python host: every op result and error it returned in a full run conforms 
     assert.ok((seen.get(op) ?? 0) > 0, `the run exercised no successful ${op} (seen: ${JSON.stringify([...seen])})`);
   }
 });
+
+test('python host: under --strict, a SHOULD it breaks fails the run (1) even beside unverified scenarios (4)', { timeout: 120_000 }, () => {
+  requirePython();
+  const out = mkdtempSync(join(tmpdir(), 'cgp-python-host-strict-'));
+  const args = ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'host', '--out', out, '--tags', '@S6.5.4-strict-ed25519 or @needs-http'];
+  const run = (extra: string[]) => spawnSync(process.execPath, [...args, ...extra, '--cmd', `${HOST} --misbehave accept-small-order-key`], { cwd: ROOT, encoding: 'utf8' });
+  const plain = run([]);
+  assert.equal(plain.status, 4, `without --strict the unverified http scenarios make the run inconclusive:\n${plain.stdout}\n${plain.stderr}`);
+  const strict = run(['--strict']);
+  assert.equal(strict.status, 1, `with --strict the S6.5.4-strict-ed25519 warning is a definite failure:\n${strict.stdout}\n${strict.stderr}`);
+  assert.match(strict.stdout + strict.stderr, /--strict: S6\.5\.4-strict-ed25519/);
+});

@@ -47,7 +47,7 @@ export interface CapabilityEntry {
 }
 
 export const CAPABILITY_TABLE: readonly CapabilityEntry[] = [
-  { capability: 'revoke', kind: 'feature', ops: 'revokeConsent', anchors: ['C2 (the revocation scenario only)'], basis: 'SPEC.md §4.1 defines recorded consent, not an operation to revoke it', witnessedElsewhere: ['C2'] },
+  { capability: 'revoke', kind: 'feature', ops: 'revokeConsent', anchors: ['C2 (the revocation scenario only)'], basis: 'C1 asks for revocable consent but names no operation: a host may let its user withdraw consent by other means (the ledger, a setting), which the suite cannot drive; the revocation scenario observes the effect of the revokeConsent operation only', witnessedElsewhere: ['C2'] },
   { capability: 'attribution', kind: 'feature', ops: 'attribute', anchors: ['A1', 'A2', 'A3'], basis: 'SPEC.md §14: A2 binds "a host reporting attribution"; A1 and A3 bind the attribution record it reports' },
   { capability: 'score-thresholds', kind: 'feature', ops: 'compose option providerThresholds', anchors: ['S6.6-single-provider-threshold (and its F10 check)'], basis: 'SPEC.md §6.6: a host MAY apply a threshold to a single provider\'s scores', witnessedElsewhere: ['F10'] },
   { capability: 'compose-strategies', kind: 'feature', ops: 'compose option strategy', anchors: [], basis: 'the ranking strategy is host policy (F10); no scenario of this suite version sends one' },
