@@ -234,7 +234,8 @@ export class HttpSession implements ProviderSession {
       ...(token ? { credential: new Credential(token) } : {}),
       onLine: (entry) => {
         this.taps.emit(entry);
-        if (entry.direction !== 'in') return;
+        // an empty body (204) is no reply: silence, not a line the framing checks read (§67)
+        if (entry.direction !== 'in' || entry.noReply === true) return;
         if (this.lines.length >= MAX_KEPT_LINES) {
           this.droppedLines++;
           return;

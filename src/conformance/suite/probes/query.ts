@@ -376,9 +376,19 @@ export async function queryUnadvertisedRepresentation(p: ScenarioProbe): Promise
   }
   if (reply.type !== 'frames') p.fail(`${purpose}: got a "${reply.type}" envelope; required frames or an error`);
   const frames = isJsonObject(reply.result) && Array.isArray(reply.result.frames) ? reply.result.frames.filter(isJsonObject) : [];
+  // "Fall back" is to what the target serves when no preference is stated: full, or the advertised default
+  // of a compact-first provider (no rule requires full by default; docs/interpretations.md §68).
+  const defaults = new Set<string>(['full']);
+  if (frames.some((f) => (f.representation ?? 'full') !== 'full')) {
+    const base = await p.baseline();
+    for (const f of base.frames) {
+      const r = f.representation ?? 'full';
+      if (typeof r === 'string' && advertised.includes(r)) defaults.add(r);
+    }
+  }
   frames.forEach((f, i) => {
     const served = f.representation ?? 'full';
-    if (served !== 'full') {
+    if (typeof served !== 'string' || !defaults.has(served)) {
       p.ledger.add([
         warning('P5', `/result/frames/${i}/representation`, `${purpose}: frame ${frameName(f)} is served as ${JSON.stringify(served)}; SHOULD reply unsupported_representation or fall back to full`),
       ]);

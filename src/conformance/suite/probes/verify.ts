@@ -235,7 +235,8 @@ async function currentDigests(p: ScenarioProbe, outcome: VerifyOutcome, asked: r
     const v = outcome.verdicts.get(key(id));
     return v?.status === 'stale' && typeof v.replacement_digest === 'string' && !map.get(id.frame_id)?.has(v.replacement_digest);
   });
-  const others = (p.advertised() ?? []).filter((r) => r !== 'full' && r !== 'reference');
+  // every advertised inline rendering, full included: a compact-first target serves full only when asked
+  const others = (p.advertised() ?? []).filter((r) => r !== 'reference');
   if (unexplained && others.length > 0) {
     for (const rep of others) {
       const reply = await p.tryExchange(

@@ -1,0 +1,85 @@
+// False verdicts seen on providers written elsewhere (the public SDK examples over HTTP, a compact-first
+// provider, a provider launched through a package manager on a busy runner), each reproduced with a scripted
+// peer (test/suite/fixtures/scripted-provider.ts: the bundled provider plus one quirk) before it was fixed.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run-suite.js';
+import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
+import { findPackageRoot } from '../../src/util/package-root.js';
+
+const ROOT = findPackageRoot();
+const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-verdicts-two-'));
+const SCRIPTED = join(ROOT, 'test', 'suite', 'fixtures', 'scripted-provider.ts');
+const FAST = { handshakeMs: 6_000, requestMs: 4_000, shutdownGraceMs: 2_000 };
+
+let n = 0;
+function run(quirk: string, tags: string, opts: Partial<RunSuiteOptions> = {}): Promise<RunSuiteResult> {
+  return runSuite({
+    side: 'provider',
+    reportName: `w${++n}-${quirk.replace(/[^a-z0-9-]/gi, '_')}`,
+    reportsDir: REPORTS,
+    progress: null,
+    timeouts: FAST,
+    tags,
+    target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, quirk], cwd: ROOT },
+    ...opts,
+  });
+}
+
+function idStatus(s: SuiteSummary, id: string): string | undefined {
+  return s.ids.find((i) => i.id === id)?.status;
+}
+
+function findingsFor(s: SuiteSummary, id: string) {
+  return s.scenarios.flatMap((sc) => sc.findings.filter((f) => f.id === id));
+}
+
+const children: ChildProcess[] = [];
+after(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+async function startHttp(quirk: string): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPTED, quirk], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      text += c.toString('utf8');
+      const nl = text.indexOf('\n');
+      if (nl >= 0) resolve(text.slice(0, nl));
+    });
+    child.once('exit', (code) => reject(new Error(`scripted HTTP provider exited (${code})`)));
+  });
+}
+
+describe('false verdicts, round two, each with a scripted peer', () => {
+  it('HTTP: an empty 204 reply is no reply — never a malformed line (no S2-wire-shape, no S2.1-no-newline)', { timeout: 120_000 }, async () => {
+    const url = await startHttp('http-204');
+    const result = await run('http-204', '@S3.2-notification or @S2.1-unknown-type or @S2-wire-shape or @S2.1-no-newline or @H4 or @U1', { target: { kind: 'http', url } });
+    assert.equal(result.summary.harness_errors, 0);
+    for (const id of ['S2-wire-shape', 'S2.1-no-newline']) {
+      assert.deepEqual(findingsFor(result.summary, id).map((f) => f.message), [], `${id}: no finding`);
+      assert.notEqual(idStatus(result.summary, id), 'failed', id);
+    }
+    // silence to a notification is the right answer
+    assert.equal(idStatus(result.summary, 'S3.2-notification'), 'witnessed');
+    // silence to a payload-bearing request of unknown type is a real S2.1-unknown-type violation, named as such
+    assert.equal(idStatus(result.summary, 'S2.1-unknown-type'), 'failed');
+    assert.ok(findingsFor(result.summary, 'S2.1-unknown-type').some((f) => /204/.test(f.message)), JSON.stringify(findingsFor(result.summary, 'S2.1-unknown-type')));
+  });
+
+  it('compact by default: a provider advertising compact may serve it when the query states no preference (no P5, no V4 warning)', { timeout: 180_000 }, async () => {
+    const result = await run('compact-default', '@P5 or @V4 or @V3 or @P2 or @P4');
+    assert.equal(result.summary.harness_errors, 0);
+    for (const id of ['P5', 'V4']) {
+      assert.deepEqual(findingsFor(result.summary, id).map((f) => f.message), [], `${id}: no finding`);
+      assert.equal(idStatus(result.summary, id), 'witnessed', id);
+    }
+    assert.equal(result.success, true);
+  });
+});
