@@ -158,8 +158,12 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
         // (findings for untagged ids never fail a scenario: they are credited to their own id below)
         const errors = s.findings.filter((f) => f.severity === 'error' && s.ids.includes(f.id));
         st = errors.length === 0 || mine.some((f) => f.severity === 'error') ? 'failed' : 'witnessed';
-      } else if (s.status === 'passed') st = mine.some((f) => f.severity === 'warning') ? 'warning' : 'witnessed';
+      } else if (s.status === 'passed') st = 'witnessed';
       else if (s.status === 'not-applicable') st = 'not-applicable';
+      // A finding for this id shows in its status whatever the scenario's own outcome (the coverage report
+      // reads the same findings the same way: error ⇒ failed, warning ⇒ at least warning).
+      if (mine.some((f) => f.severity === 'error')) st = 'failed';
+      else if (st !== 'failed' && mine.some((f) => f.severity === 'warning')) st = 'warning';
       if (RANK[st] > RANK[entry.status]) entry.status = st;
       byId.set(id, entry);
     }
