@@ -116,3 +116,34 @@ describe('statuses consistent with findings, for every id of the report', () => 
     }
   });
 });
+
+describe('a fresh connection that never answered while the target answers on another: retried once, started alone', () => {
+  const SHORT = { handshakeMs: 5_000, requestMs: 5_000, shutdownGraceMs: 1_000 };
+  const TAGS = '@H3 or @R2 or @S3-handshake-first or @S2.1-unknown-type or @U1';
+
+  it('one start-up slowed past the handshake timeout is not a failure; the report says it was retried', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cgp-starts-'));
+    const result = await run('start-once-late', TAGS, {
+      timeouts: SHORT,
+      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, 'start-once-late', dir], cwd: ROOT },
+    });
+    const failed = result.summary.scenarios.filter((s) => s.status === 'failed').map((s) => `${s.uri}:${s.line} ${s.message ?? ''}`);
+    assert.deepEqual(failed, []);
+    const notes = result.summary.scenarios.flatMap((s) => s.notes ?? []).filter((n) => /retried once, started alone/.test(n));
+    assert.equal(notes.length, 1, JSON.stringify(result.summary.scenarios.map((s) => s.notes)));
+    assert.match(notes[0]!, /got no byte within 5000 ms .* answered \d+ ms after they were sent \(start-up, apart: \d+ ms\)/);
+    assert.equal(result.success, true);
+  });
+
+  it('a target that answers only its first connection still fails on the others, and the failure says it was retried', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cgp-starts-'));
+    const result = await run('first-only', '@H3 or @R2', {
+      timeouts: SHORT,
+      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, 'first-only', dir], cwd: ROOT },
+    });
+    const failed = result.summary.scenarios.filter((s) => s.status === 'failed');
+    assert.equal(failed.length, 2, JSON.stringify(result.summary.scenarios.map((s) => [s.name, s.status])));
+    for (const s of failed) assert.match(s.message ?? '', /retried once on a connection started alone/, s.message);
+    assert.equal(result.success, false);
+  });
+});
