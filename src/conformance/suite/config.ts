@@ -9,8 +9,9 @@
  * Timeouts: CGP_HANDSHAKE_TIMEOUT_MS (10 s), CGP_REQUEST_TIMEOUT_MS (10 s), CGP_SHUTDOWN_GRACE_MS (2 s).
  * Fresh stdio connections started ahead of need: CGP_SPAWN_AHEAD (default: what the machine can run at
  * once, os.availableParallelism(), between 1 and 16).
- * Files the harness may re-read for S6.2-digested-bytes: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated);
- * the bundled provider's fixture folder is trusted by default, nothing else ever is.
+ * Files the harness may re-read for S6.2-digested-bytes: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated),
+ * plus, by default, a stdio provider's working directory (and the bundled provider's fixture folder); nothing
+ * else ever is.
  * Frame ids a target is known to have retired (V3 probe): CGP_PROVIDER_RETIRED_IDS (comma separated).
  * A bearer token for an HTTP target: CGP_PROVIDER_TOKEN — read from the environment where it is used, never
  * copied into the config (which is serialised into the run's world parameters).
@@ -20,7 +21,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { FIXTURE_DIR, RETIRED_FRAME_IDS } from '../../provider/catalogue.js';
 import { isMisbehaviourMode, MISBEHAVIOUR_MODES } from '../../provider/misbehaviours.js';
 import {
@@ -244,6 +245,11 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
 
   const trustedRoots = [...extraRoots];
   const retiredFrameIds = [...retired];
+  // S6.2: a stdio provider's working directory is trusted by default (the public reference's checker re-reads
+  // file provenance by default too): the files a local provider serves are usually under it. Reads stay
+  // bounded and symlink-safe (probes/provenance.ts); a path outside every root is not applicable, naming
+  // CGP_PROVIDER_FILE_ROOTS (docs/interpretations.md §70).
+  if (target.kind === 'stdio') trustedRoots.push(resolvePath(target.cwd ?? process.cwd()));
   if (target.bundled) {
     trustedRoots.push(join(findPackageRoot(), FIXTURE_DIR));
     retiredFrameIds.push(...RETIRED_FRAME_IDS);
