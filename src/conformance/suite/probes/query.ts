@@ -155,6 +155,20 @@ export async function querySeveralKinds(p: ScenarioProbe): Promise<void> {
   if (served.all.length === 2) await kindsQuery(p, served.all, served);
 }
 
+/**
+ * Q1 "filter exactly": a served kind spelled in capitals (a kind the target does not serve) must not bring
+ * back frames of the lower-case kind — kind names are compared as strings, not case-folded.
+ */
+export async function queryCapitalisedKind(p: ScenarioProbe): Promise<void> {
+  const served = await servedKinds(p);
+  const kind = served.all.map((k) => k.toUpperCase()).find((k) => !served.all.includes(k));
+  if (kind === undefined) {
+    p.ledger.unwitnessedBecause('Q1', 'no kind the target serves changes when spelled in capitals');
+    return;
+  }
+  await kindsQuery(p, [kind], served);
+}
+
 export async function queryUnservedKind(p: ScenarioProbe): Promise<void> {
   const served = await servedKinds(p);
   const kind = FRAME_KINDS.find((k) => !served.all.includes(k)) ?? 'cgp-conformance:unserved-kind';
@@ -341,6 +355,28 @@ export async function queryEmbedding(p: ScenarioProbe, which: 'wrong' | 'declare
     const seen = reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
     p.ledger.add([warning('E1', '', `${purpose} — the dimension the target declares — was answered with ${seen}; a host whose fingerprint equals the declared one may populate query.embedding`)]);
   }
+}
+
+// ── budget with anchors (B1) ────────────────────────────────────────────────────────────────────
+
+/**
+ * B1 holds for anchored frames too: anchored on every frame the target served (zero hops), with max_tokens the
+ * cheapest of their costs, the frames returned may cost no more than that in total — an anchor changes what
+ * is relevant, never what is counted.
+ */
+export async function queryAnchoredTightTokens(p: ScenarioProbe): Promise<void> {
+  const base = await p.baseline();
+  const frames = base.frames.filter((f) => typeof f.uri === 'string' && typeof f.token_cost === 'number' && f.token_cost > 0);
+  if (frames.length < 2) {
+    p.ledger.unwitnessedBecause('B1', 'fewer than two frames of the unanchored answer carry a uri and a positive token_cost, so no anchored answer can overrun a budget');
+    return;
+  }
+  const cheapest = Math.min(...frames.map((f) => f.token_cost as number));
+  const anchors = [...new Set(frames.map((f) => f.uri as string))];
+  await p.query(
+    probeQuery({ max_frames: GENEROUS.max_frames, max_tokens: cheapest, anchors }),
+    `a query anchored on every frame it served (${anchors.length} uri(s)) with max_tokens ${cheapest}, the cheapest frame's cost`,
+  );
 }
 
 // ── representations (P1–P5, §6.4.1) ─────────────────────────────────────────────────────────────

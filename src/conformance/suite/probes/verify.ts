@@ -285,6 +285,16 @@ async function judgeNeverValid(p: ScenarioProbe, ids: Identity[], what: string):
   }
 }
 
+/**
+ * H4 on a refused verify: a malformed verify (request.frames is not an array) carrying an id is answered —
+ * with an error, whose id is the verify's (checked in checkReply like every error answering an id).
+ */
+export async function malformedVerifyWithId(p: ScenarioProbe): Promise<void> {
+  const envelope: JsonObject = { type: 'verify', id: p.nextId('bad-v'), request: { frames: 'cgp-conformance: not an array' } };
+  const reply = await p.exchange(envelope, 'a malformed verify carrying an id (request.frames is not an array)');
+  if (reply.type !== 'error') p.notes.push(`the malformed verify was answered with "${reply.type}", not error; no id echo to check on it`);
+}
+
 /** H4 + S9-verify-correlation: a verify carrying an id gets it back verbatim on verified. */
 export async function verifyCorrelated(p: ScenarioProbe): Promise<void> {
   const ids = await servedIdentities(p);
