@@ -249,10 +249,10 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
   // file provenance by default too): the files a local provider serves are usually under it. Reads stay
   // bounded and symlink-safe (probes/provenance.ts); a path outside every root is not applicable, naming
   // CGP_PROVIDER_FILE_ROOTS (docs/interpretations.md §70).
-  if (target.kind === 'stdio') trustedRoots.push(resolvePath(target.cwd ?? process.cwd()));
   if (target.bundled) {
     trustedRoots.push(join(findPackageRoot(), FIXTURE_DIR));
     retiredFrameIds.push(...RETIRED_FRAME_IDS);
   }
+  if (target.kind === 'stdio') trustedRoots.push(resolvePath(target.cwd ?? process.cwd()));
   return { target, timeouts, trustedRoots, retiredFrameIds, forwardStderr, spawnAhead };
 }
