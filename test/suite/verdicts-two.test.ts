@@ -142,7 +142,9 @@ describe('a fresh connection that never answered while the target answers on ano
       target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, 'first-only', dir], cwd: ROOT },
     });
     const failed = result.summary.scenarios.filter((s) => s.status === 'failed');
-    assert.equal(failed.length, 2, JSON.stringify(result.summary.scenarios.map((s) => [s.name, s.status])));
+    // every scenario (the H3 ones and R2) runs on a fresh connection, and none gets an answer
+    assert.ok(failed.length >= 2, JSON.stringify(result.summary.scenarios.map((s) => [s.name, s.status])));
+    assert.equal(failed.length, result.summary.scenarios.length, JSON.stringify(result.summary.scenarios.map((s) => [s.name, s.status])));
     for (const s of failed) assert.match(s.message ?? '', /retried once on a connection started alone/, s.message);
     assert.equal(result.success, false);
   });
