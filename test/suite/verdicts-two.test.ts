@@ -121,11 +121,11 @@ describe('a fresh connection that never answered while the target answers on ano
   const SHORT = { handshakeMs: 5_000, requestMs: 5_000, shutdownGraceMs: 1_000 };
   const TAGS = '@H3 or @R2 or @S3-handshake-first or @S2.1-unknown-type or @U1';
 
-  it('one start-up slowed past the handshake timeout is not a failure; the report says it was retried', { timeout: 120_000 }, async () => {
+  it('one start-up stuck past the handshake timeout is not a failure; the report says it was retried', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cgp-starts-'));
-    const result = await run('start-once-late', TAGS, {
+    const result = await run('second-start-stuck', TAGS, {
       timeouts: SHORT,
-      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, 'start-once-late', dir], cwd: ROOT },
+      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, 'second-start-stuck', dir], cwd: ROOT },
     });
     const failed = result.summary.scenarios.filter((s) => s.status === 'failed').map((s) => `${s.uri}:${s.line} ${s.message ?? ''}`);
     assert.deepEqual(failed, []);
