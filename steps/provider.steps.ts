@@ -35,6 +35,10 @@ When('the harness sends a handshake for {string}', async function (this: Provide
   await this.run(() => wire.handshakeWith(this.p, version));
 });
 
+When('the harness sends a second handshake on the same connection', async function (this: ProviderWorld) {
+  await this.run(() => wire.secondHandshake(this.p));
+});
+
 When('the harness sends a query before the handshake', async function (this: ProviderWorld) {
   await this.run(() => wire.queryBeforeHandshake(this.p));
 });
@@ -101,6 +105,14 @@ When('the harness queries for several kinds at once', async function (this: Prov
   await this.run(() => q.querySeveralKinds(this.p));
 });
 
+When('the harness queries for a served kind spelled in capitals', async function (this: ProviderWorld) {
+  await this.run(() => q.queryCapitalisedKind(this.p));
+});
+
+When("the harness queries anchored on every frame it serves with max_tokens of the cheapest frame's cost", async function (this: ProviderWorld) {
+  await this.run(() => q.queryAnchoredTightTokens(this.p));
+});
+
 When('the harness queries for a kind the target does not serve', async function (this: ProviderWorld) {
   await this.run(() => q.queryUnservedKind(this.p));
 });
@@ -145,6 +157,14 @@ When('the harness sends a query carrying an id', async function (this: ProviderW
 
 When('the harness sends a query carrying an id with unusual characters', async function (this: ProviderWorld) {
   await this.run(() => corr.unusualIdQuery(this.p));
+});
+
+When('the harness sends a query carrying an id with surrounding spaces and capitals', async function (this: ProviderWorld) {
+  await this.run(() => corr.spacedCapitalIdQuery(this.p));
+});
+
+When('the harness sends a malformed verify carrying an id', async function (this: ProviderWorld) {
+  await this.run(() => verify.malformedVerifyWithId(this.p));
 });
 
 When('the harness sends a malformed query carrying an id', async function (this: ProviderWorld) {

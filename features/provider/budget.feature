@@ -21,6 +21,12 @@ Feature: Budget honesty (§7)
     When the harness queries with max_tokens below the cheapest frame's cost
     Then B1 is satisfied
 
+  @B1
+  Scenario: Anchored frames count against max_tokens like any other
+    Given the provider under test has answered the handshake
+    When the harness queries anchored on every frame it serves with max_tokens of the cheapest frame's cost
+    Then B1 is satisfied
+
   @B3
   Scenario: Every token_cost equals ceil(UTF-8 bytes of content / 4), in every answer
     Given the provider under test has answered the handshake

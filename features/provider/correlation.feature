@@ -16,6 +16,12 @@ Feature: Correlation (§3.2, H4)
     Then H4 is satisfied
 
   @H4 @needs-correlation
+  Scenario: An id with surrounding spaces and capital letters is echoed as sent, not trimmed or case-folded
+    Given the provider under test has answered the handshake
+    When the harness sends a query carrying an id with surrounding spaces and capitals
+    Then H4 is satisfied
+
+  @H4 @needs-correlation
   Scenario: A refused query's id is echoed on the error
     Given the provider under test has answered the handshake
     When the harness sends a malformed query carrying an id
@@ -25,6 +31,12 @@ Feature: Correlation (§3.2, H4)
   Scenario: With several queries in flight each reply carries the id of the query it answers
     Given a fresh, handshaken connection to the provider under test
     When the harness sends 3 queries carrying ids at once
+    Then H4 is satisfied
+
+  @H4 @needs-correlation @needs-verify
+  Scenario: A malformed verify's id is echoed on the error that refuses it
+    Given the provider under test has answered the handshake
+    When the harness sends a malformed verify carrying an id
     Then H4 is satisfied
 
   @H4 @S9-verify-correlation @needs-correlation @needs-verify

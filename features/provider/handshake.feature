@@ -32,6 +32,23 @@ Feature: Handshake, versioning and data flow (§3, §4)
     When the harness sends a handshake for "contextgraph/2.0"
     Then H3 is satisfied
 
+  @H3
+  Scenario Outline: A family is the whole major, compared for equality (<version> is foreign)
+    Given a fresh connection to the provider under test
+    When the harness sends a handshake for "<version>"
+    Then H3 is satisfied
+
+    Examples:
+      | version           |
+      | contextgraph/10.0 |
+      | contextgraph/0.9  |
+
+  @H1
+  Scenario: A second handshake on an established connection is answered too
+    Given a fresh, handshaken connection to the provider under test
+    When the harness sends a second handshake on the same connection
+    Then H1 is satisfied
+
   @S3-handshake-first @needs-stdio
   Scenario: No query payload moves before the handshake completes
     Given a fresh connection to the provider under test

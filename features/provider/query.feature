@@ -14,6 +14,12 @@ Feature: Query semantics (§5, §5.2, §6.1)
     Then Q1 is satisfied
 
   @Q1
+  Scenario: A kinds filter compares kind names exactly: a served kind in capitals is another kind
+    Given the provider under test has answered the handshake
+    When the harness queries for a served kind spelled in capitals
+    Then Q1 is satisfied
+
+  @Q1
   Scenario: A kind the target does not serve gets zero frames or unsupported_kind
     Given the provider under test has answered the handshake
     When the harness queries for a kind the target does not serve

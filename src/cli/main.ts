@@ -38,10 +38,38 @@ export async function buildProgram(only?: string): Promise<Command> {
     .showSuggestionAfterError(true)
     // commander's usage errors as one line: "cgp-conformance: error: unknown option '--tag' (Did you mean --tags?)"
     .configureOutput({ outputError: (text, write) => write(`cgp-conformance: ${text.trimEnd().replace(/\n+/g, ' ')}\n`) })
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (_program, command) => refuseOptionsAsValues(command));
   const chosen = COMMANDS.filter(([name]) => name === only);
   for (const [, load] of chosen.length === 1 ? chosen : COMMANDS) (await load())(program);
   return program;
+}
+
+/**
+ * An option value that is itself one of the command's options (`--html --out dir`) is a usage error (exit 2):
+ * commander would take `--out` as the file name, and the run would then fail on the wrong path. A value
+ * that starts with `-` but names no option of the command is kept (`--tags "-x"` is the user's business).
+ */
+function refuseOptionsAsValues(command: Command): void {
+  const flags = new Set<string>();
+  for (const o of command.options) {
+    if (o.long) flags.add(o.long);
+    if (o.short) flags.add(o.short);
+  }
+  flags.add('--help');
+  flags.add('-h');
+  const values = command.opts() as Record<string, unknown>;
+  for (const o of command.options) {
+    if (!o.required && !o.optional) continue; // a boolean flag takes no value
+    const value = values[o.attributeName()];
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (typeof v !== 'string') continue;
+      const flag = v.split('=')[0]!;
+      if (flags.has(flag)) {
+        command.error(`error: option '${o.flags}' needs a value, but got the option '${v}' (give the value after ${o.long ?? o.short})`, { exitCode: 2, code: 'cgp.optionValueIsOption' });
+      }
+    }
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -32,7 +32,7 @@ import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDema
 import type { HostRunParameters } from './host/runtime.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
 import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
-import { openSession } from './suite/session.js';
+import { openSession, StdioSession } from './suite/session.js';
 import { summarize, type CucumberMessage, type SuiteSummary } from './suite/summary.js';
 
 export interface RunSuiteOptions {
@@ -207,17 +207,36 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
   const runtime = new SuiteRuntime(config, runId);
 
-  // Everything that waits on the target starts now and overlaps the loading of the step
-  // definitions: the preflight (connect + handshake once; that connection becomes the shared one) and the
-  // fresh connections the selected scenarios will open.
-  const preflight = (async () => {
-    const session = await openSession(config);
-    return { session, outcome: await performHandshake(session, PROTOCOL_VERSION) };
-  })();
-  preflight.catch(() => {}); // awaited below
-  runtime.planFresh(plan.freshDemand);
+  // The preflight (connect + handshake once; that connection becomes the shared one) starts now and
+  // overlaps the loading of the step definitions. The fresh connections the selected scenarios will open are
+  // started ahead once the preflight has been answered, never beside a target that has not started yet: the
+  // harness must not create the contention it would then blame on the target (docs/interpretations.md §80).
   const library = supportFor(plan);
   library.catch(() => {}); // awaited below
+  const preflight = (async () => {
+    const session = await openSession(config);
+    let outcome = await performHandshake(session, PROTOCOL_VERSION);
+    // §80: a first process that wrote no byte at all within the handshake timeout is retried once, started
+    // alone — after the step definitions have loaded, with nothing else starting — before it is "never answered".
+    if (session instanceof StdioSession && outcome.reply === undefined) {
+      session.retry = { answersElsewhere: () => true, startAlone: async (start) => ({ conn: await start(), done: () => {} }) };
+      if (session.retriable(outcome.error)) {
+        await library.catch(() => {});
+        const t0 = Date.now();
+        try {
+          const reply = await session.retryOnce(outcome.error, () => session.conn.handshake(PROTOCOL_VERSION, config.timeouts.handshakeMs), 1);
+          outcome = { version: PROTOCOL_VERSION, reply, elapsedMs: Date.now() - t0 };
+        } catch (error) {
+          if (!isTargetError(error)) throw error;
+          outcome = { version: PROTOCOL_VERSION, error, elapsedMs: Date.now() - t0 };
+        }
+        if (session.retried !== undefined) opts.progress?.write(`cgp-conformance: the first connection ${session.retried.replace(/^a fresh connection /, '')}\n`);
+      }
+      session.retry = undefined;
+    }
+    return { session, outcome };
+  })();
+  preflight.catch(() => {}); // awaited below
   try {
     const { session, outcome } = await preflight;
     if (neverAnswered(outcome) && !opts.runIfNeverAnswered) {
@@ -226,6 +245,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
       return { success: false, ran: false, neverAnswered: true, reason: describeError(outcome.error), messagesPath, junitPath, config, summary: EMPTY_SUMMARY };
     }
     runtime.adoptShared(session, outcome);
+    runtime.planFresh(plan.freshDemand);
     if (!ackOf(outcome)) opts.progress?.write(`cgp-conformance: the handshake did not produce a handshake_ack; scenarios will report it\n`);
   } catch (err) {
     if (!isTargetError(err) || !opts.runIfNeverAnswered) {
@@ -234,6 +254,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
       return { success: false, ran: false, neverAnswered: true, reason: describeError(err), messagesPath, junitPath, config, summary: EMPTY_SUMMARY };
     }
     // runIfNeverAnswered: the scenarios connect again themselves, and each reports the failure.
+    runtime.planFresh(plan.freshDemand);
   }
   installRuntime(runtime);
   let ran: { success: boolean; summary: SuiteSummary };

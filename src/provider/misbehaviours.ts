@@ -65,6 +65,22 @@ export const MISBEHAVIOURS = [
     description: 'never answers a foreign-family handshake (left to hang until the harness times out); other traffic is served',
   },
   {
+    mode: 'prefix-version-family',
+    // the 1.0 ack is not in the 10.0 host's family: H1 too (the H3 scenario credits it)
+    breaks: ['H3', 'H1'],
+    description: 'compares version families as a string prefix: acknowledges a contextgraph/10.0 handshake as family 1 (§3.1: the family is the whole major)',
+  },
+  {
+    mode: 'accept-older-family',
+    breaks: ['H3', 'H1'],
+    description: 'acknowledges a handshake of any major up to its own (contextgraph/0.9) instead of refusing the foreign family with incompatible_version',
+  },
+  {
+    mode: 'silent-second-handshake',
+    breaks: ['H1'],
+    description: 'answers only the first handshake of a connection; a second handshake on an established connection gets no reply at all',
+  },
+  {
     mode: 'scope-lie',
     breaks: ['C5'],
     description: 'declares data_flow.egress false alongside egress_scopes ["third-party-index"]',
@@ -86,6 +102,16 @@ export const MISBEHAVIOURS = [
     mode: 'ascii-correlation-id',
     breaks: ['H4'],
     description: 'echoes a request id with its non-ASCII characters replaced by "?" (ids are opaque strings, echoed verbatim)',
+  },
+  {
+    mode: 'normalised-correlation-id',
+    breaks: ['H4'],
+    description: 'echoes ids after "normalising" them: surrounding spaces trimmed and letters lower-cased (H4: verbatim)',
+  },
+  {
+    mode: 'verify-error-drops-id',
+    breaks: ['H4'],
+    description: 'drops the id from the error answering a malformed verify that carried one (errors answering queries keep theirs)',
   },
   {
     mode: 'drop-correlation-id',
@@ -118,6 +144,11 @@ export const MISBEHAVIOURS = [
     breaks: ['B4'],
     alsoRuns: ['G4'],
     description: 'ignores max_frames when the query carries anchors (every frame twice); only the anchored G4 probes see it, B4 is credited there',
+  },
+  {
+    mode: 'anchored-cost-uncounted',
+    breaks: ['B1'],
+    description: 'does not count anchored frames\' token_cost against max_tokens: an anchored answer can exceed the budget',
   },
   {
     mode: 'empty-kinds-nothing',
@@ -274,6 +305,11 @@ export const MISBEHAVIOURS = [
     mode: 'refuse-served-kinds',
     breaks: ['Q1'],
     description: 'answers every query with a non-empty kinds filter with error unsupported_kind, even for kinds it declares and serves',
+  },
+  {
+    mode: 'case-folded-kinds',
+    breaks: ['Q1'],
+    description: 'matches query.kinds case-insensitively: kinds ["DOC"] is answered with frames of kind "doc" (Q1: a frame whose kind is outside kinds)',
   },
   {
     mode: 'ignore-anchors',
@@ -467,6 +503,11 @@ export const MISBEHAVIOURS = [
     mode: 'deaf-after-garbage',
     breaks: ['R1'],
     description: 'replies bad_request to a malformed line, then answers nothing but shutdown (docs/interpretations.md §8)',
+  },
+  {
+    mode: 'crash-on-deep-nesting',
+    breaks: ['R1'],
+    description: 'exits with code 1 on a valid envelope nested more than 64 levels deep (an unknown member holding nested arrays)',
   },
   {
     mode: 'ignore-shutdown',

@@ -99,7 +99,8 @@ export class HttpConnection {
   }
 
   /**
-   * POST one envelope; resolve with the envelope in the response body, or null for `204 No Content`.
+   * POST one envelope; resolve with the envelope in the response body, or null for no reply (`204 No
+   * Content`, or any 2xx with an empty body).
    * Rejects with TimeoutError('request'), HttpStatusError (non-2xx), BodyTooLargeError, InvalidUtf8Error,
    * NotAnEnvelopeError or NetworkError. No rejection ever contains the credential or a header.
    */
@@ -233,8 +234,10 @@ export class HttpConnection {
             const snippet = scrubCredential(clip(bytes.subarray(0, 1024).toString('utf8'), 512), this.#opts.credential);
             return settle(new HttpStatusError(status, this.displayUrl, snippet));
           }
-          if (status === 204) {
-            this.#record({ direction: 'in', line: '' });
+          if (status === 204 || seen === 0) {
+            // One envelope per body (spec "Transport"): an empty body is no reply — judged like silence on
+            // stdio, never a malformed line (docs/interpretations.md §78).
+            this.#record({ direction: 'in', line: '', noReply: true });
             return settle(null, null);
           }
           let text: string;

@@ -15,6 +15,11 @@ export interface TranscriptEntry {
   raw?: true;
   /** The TransportError code when the inbound bytes could not be framed/decoded. */
   error?: string;
+  /**
+   * Set on an inbound HTTP response with an empty body (204, or any 2xx with no bytes): no reply. The HTTP
+   * binding carries one envelope per body, so an empty body is silence, never a line to frame-check.
+   */
+  noReply?: true;
 }
 
 export interface TranscriptOptions {

@@ -122,7 +122,7 @@ describe('--strict and --baseline', () => {
     writeFileSync(yaml, '# known failures\n- id: B4\n  reason: max_frames is not implemented yet (tracked in #12)\n');
     const listed = await cli(['stdio', '--json', '--baseline', yaml, '--tags', '@B4', ...provider('ignore-max-frames')]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stderr, /known failure \(baseline\): B4 in features\/provider\/budget\.feature:39 .* — max_frames is not implemented yet/);
+    assert.match(listed.stderr, /known failure \(baseline\): B4 in features\/provider\/budget\.feature:45 .* — max_frames is not implemented yet/);
     const doc = JSON.parse(listed.stdout) as Report;
     assertValidReport(doc);
     assert.equal(doc.exit_code, 0);
@@ -132,7 +132,7 @@ describe('--strict and --baseline', () => {
     writeFileSync(json, JSON.stringify([{ scenario: 'max_frames 0 returns no frame', reason: 'zero is special-cased later' }]));
     const unlisted = await cli(['stdio', '--baseline', json, '--tags', '@B4', ...provider('ignore-max-frames')]);
     assert.equal(unlisted.code, 1, unlisted.stderr);
-    assert.match(unlisted.stderr, /not in the baseline: B4 in features\/provider\/budget\.feature:39 max_frames 1 returns at most one frame/);
+    assert.match(unlisted.stderr, /not in the baseline: B4 in features\/provider\/budget\.feature:45 max_frames 1 returns at most one frame/);
 
     const stale = await cli(['stdio', '--json', '--baseline', yaml, '--tags', '@B4', ...provider()]);
     assert.equal(stale.code, 1, stale.stderr);

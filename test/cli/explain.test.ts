@@ -17,7 +17,7 @@ describe('cgp-conformance explain', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^B4 — MUST, provider side, SPEC\.md §7 Budget honesty \(anchor\)/);
     assert.match(r.stdout, /SPEC\.md line \d+:\n {4}\| # \| Requirement \| Verified by \|\n {4}\|---\|---\|---\|\n {4}\| \*\*B4\*\* \| The number of returned frames \*\*MUST NOT\*\* exceed `max_frames`\./);
-    assert.match(r.stdout, /features\/provider\/budget\.feature:39 {2}max_frames 1 returns at most one frame/);
+    assert.match(r.stdout, /features\/provider\/budget\.feature:45 {2}max_frames 1 returns at most one frame/);
     assert.match(r.stdout, /provider mode ignore-max-frames — /);
     assert.match(r.stdout, /npx cgp-conformance stdio --tags @B4 -- <your provider command>/);
   });

@@ -132,7 +132,7 @@ describe('the installed package (npm pack → npm install → read-only node_mod
     const e = npx(['cgp-conformance', 'explain', 'B4']);
     assert.equal(e.status, 0, e.stderr);
     assert.match(e.stdout, /SPEC\.md line \d+:\n {4}\| # \| Requirement/);
-    assert.match(e.stdout, /features\/provider\/budget\.feature:39 {2}max_frames 1 returns at most one frame/);
+    assert.match(e.stdout, /features\/provider\/budget\.feature:45 {2}max_frames 1 returns at most one frame/);
     assert.match(e.stdout, /provider mode ignore-max-frames/);
     const i = npx(['cgp-conformance', 'inspect', '--', process.execPath, provider]);
     assert.equal(i.status, 0, i.stderr);

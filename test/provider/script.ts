@@ -73,7 +73,16 @@ export const STEPS: readonly Step[] = [
   { name: 'foreign-handshake', input: { type: 'handshake', protocol_version: 'contextgraph/2.0' } },
   // §3.1 minor = 1*DIGIT: a two-digit minor is in the family
   { name: 'handshake-minor-10', input: { type: 'handshake', protocol_version: 'contextgraph/1.10' } },
+  // a family is the whole major, compared for equality: 10 and 0 are foreign
+  { name: 'handshake-major-10', input: { type: 'handshake', protocol_version: 'contextgraph/10.0' } },
+  { name: 'handshake-major-0', input: { type: 'handshake', protocol_version: 'contextgraph/0.9' } },
   { name: 'sample', input: queryEnvelope('q-sample') },
+  // ids are opaque: surrounding spaces and capitals come back as sent
+  { name: 'spaced-id', input: queryEnvelope('  Q-Spaced-ID  ') },
+  // kinds are compared exactly: "DOC" is not "doc"
+  { name: 'kinds-capitalised', input: queryEnvelope('q-kinds-capitalised', { kinds: ['DOC'] }) },
+  // anchored on every frame, max_tokens the cheapest frame's cost: anchored frames are counted too
+  { name: 'anchors-every-tight', input: queryEnvelope('q-anchors-every-tight', { anchors: [...new Set(corpus.frames.map((f) => f.uri))], max_frames: 64, max_tokens: Math.min(...corpus.frames.map((f) => budgetTokens(f.content))) }) },
   { name: 'kinds', input: queryEnvelope('q-kinds', { kinds: ['snippet'] }) },
   { name: 'unusual-id', input: queryEnvelope('q-\u00fc\u00df-"q"-\\-\u2028-\u2603') },
   { name: 'kinds-unserved', input: queryEnvelope('q-kinds-unserved', { kinds: ['fact'] }) },
@@ -110,10 +119,14 @@ export const STEPS: readonly Step[] = [
       },
     },
   },
+  // a malformed verify carrying an id: the error echoes it
+  { name: 'verify-malformed', input: { type: 'verify', id: 'v-malformed', request: { frames: 'not a list' } } },
   { name: 'garbage', input: 'this is not valid json {{{' },
   { name: 'after-garbage', input: queryEnvelope('q-after-garbage') },
   { name: 'unknown-request', input: { type: 'subscribe', id: 's-1', request: { topic: 'frames' } } },
   { name: 'unknown-notification', input: { type: 'cgp-conformance-ping' } },
+  // a valid query whose unknown member nests 512 deep: answered (frames or an error), never a crash
+  { name: 'deep-nesting', input: `{"type":"query","id":"q-deep","query":${JSON.stringify({ ...SAMPLE_QUERY })},"x_nested":${'['.repeat(512)}${']'.repeat(512)}}` },
   { name: 'shutdown', input: { type: 'shutdown' } },
 ];
 
@@ -203,6 +216,11 @@ export function violations(t: Transcript): Map<string, string[]> {
   const foreignAck = first(t, 'foreign-handshake');
   if (foreignAck?.type === 'handshake_ack' && !String(foreignAck.protocol_version).startsWith('contextgraph/2.')) add('H1', 'the 2.0 handshake was acked outside family contextgraph/2');
   if (first(t, 'handshake-minor-10')?.type !== 'handshake_ack') add('H1', 'a contextgraph/1.10 handshake (family contextgraph/1) was not acknowledged');
+  for (const [step, family] of [['handshake-major-10', 'contextgraph/10.'], ['handshake-major-0', 'contextgraph/0.']] as const) {
+    const reply = first(t, step);
+    if (!isErrorWith(reply, 'incompatible_version')) add('H3', `${step}: a foreign family not refused with incompatible_version`);
+    if (reply?.type === 'handshake_ack' && !String(reply.protocol_version).startsWith(family)) add('H1', `${step}: acked outside the host's family`);
+  }
 
   // H4: every frames/error reply echoes the request id; a verified reply never carries a different one.
   for (const step of STEPS) {
@@ -328,6 +346,7 @@ export function violations(t: Transcript): Map<string, string[]> {
   const garbage = t.get('garbage');
   if (!garbage || garbage.action?.kind === 'exit' || !isErrorWith(garbage.envelopes[0], 'bad_request')) add('R1', 'malformed line not answered bad_request');
   if (!framesOf(t, 'after-garbage')) add('R1', 'query after a malformed line not answered');
+  if (t.get('deep-nesting')?.action?.kind === 'exit') add('R1', 'a deeply nested but valid line crashed the provider');
 
   // S2.1-unknown-type: an unknown request gets bad_request with its id; an unknown notification nothing.
   const unknownRequest = first(t, 'unknown-request');

@@ -44,12 +44,15 @@ describe('coverage.html in headless Chromium', () => {
     const shots = process.env.CGP_SCREENSHOT_DIR ?? dir;
     mkdirSync(shots, { recursive: true });
     const html = join(dir, 'coverage.html');
-    // A failing run through the real CLI: B4 fails (ignore-max-frames), H1 passes, S6.2-digested-bytes is N/A.
+    // A failing run through the real CLI: B4 fails (ignore-max-frames), H1 passes, S6.2-digested-bytes is N/A
+    // (run from a directory of its own, the provider's working directory holds none of the files it cites).
+    const tsx = import.meta.resolve('tsx');
     const bundled = bundledProviderCommand(ROOT);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'cgp-coverage-page-cwd-'));
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'stdio', '--tags', '@B4 or @H1 or @S6.2-digested-bytes or @S6.3-content-digest', '--html', html, '--reports-dir', join(dir, 'r'), '--', bundled.command, ...bundled.args, '--misbehave', 'ignore-max-frames'],
-      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_PROVIDER_FILE_ROOTS: '' }, timeout: 120_000 },
+      ['--import', tsx, join(ROOT, 'src', 'cli', 'bin.ts'), 'stdio', '--tags', '@B4 or @H1 or @S6.2-digested-bytes or @S6.3-content-digest', '--html', html, '--reports-dir', join(dir, 'r'), '--', bundled.command, ...bundled.args.map((a) => (a === 'tsx' ? tsx : a)), '--misbehave', 'ignore-max-frames'],
+      { cwd: elsewhere, encoding: 'utf8', env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_PROVIDER_FILE_ROOTS: '' }, timeout: 120_000 },
     );
     assert.equal(run.status, 1, `the ignore-max-frames run fails B4\n${run.stderr}`);
     const source = readFileSync(html, 'utf8');
@@ -90,7 +93,7 @@ describe('coverage.html in headless Chromium', () => {
       // N/A reasons are visible in the table
       const na = page.locator('tr#S6\\.2-digested-bytes');
       assert.ok(await na.isVisible());
-      assert.match((await na.innerText()).replace(/\s+/g, ' '), /not applicable.*no file roots are trusted/);
+      assert.match((await na.innerText()).replace(/\s+/g, ' '), /not applicable.*outside every trusted root.*CGP_PROVIDER_FILE_ROOTS/);
 
       const row = (id: string) => page.locator(`tr[id="${id}"]`);
       // status filter: hide "witnessed" ⇒ H1 (witnessed) disappears, B4 (failed) stays

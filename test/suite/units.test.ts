@@ -26,9 +26,11 @@ describe('target config', () => {
     assert.equal(stdio.timeouts.requestMs, 1500);
     assert.equal(stdio.timeouts.handshakeMs, 10_000);
     assert.equal(stdio.timeouts.shutdownGraceMs, 2_000);
-    assert.deepEqual(stdio.trustedRoots, [], 'nothing is trusted for a foreign target');
+    // docs/interpretations.md §81: a stdio provider's working directory (here: the harness's) and nothing else
+    assert.deepEqual(stdio.trustedRoots, [process.cwd()], 'only the working directory is trusted for a foreign stdio target');
     const http = resolveSuiteConfig({ env: { CGP_PROVIDER_URL: 'http://127.0.0.1:9/' } });
     assert.equal(http.target.kind, 'http');
+    assert.deepEqual(http.trustedRoots, [], 'nothing is trusted for an HTTP target unless CGP_PROVIDER_FILE_ROOTS says so');
     const bundled = resolveSuiteConfig({ env: { CGP_MISBEHAVE: 'bad-score' } });
     assert.equal(bundled.target.kind === 'stdio' && bundled.target.bundled, true);
     assert.ok(bundled.target.kind === 'stdio' && bundled.target.args.slice(-2).join(' ') === '--misbehave bad-score');

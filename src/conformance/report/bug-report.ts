@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCatalogueEntry } from '../../catalogue/index.js';
-import { interpretationsFor, specSection } from '../../catalogue/documents.js';
+import { idsInterpreted, interpretationsFor, specSection, type Interpretation } from '../../catalogue/documents.js';
 import { formatTranscript } from '../evidence.js';
 import type { ReportFinding } from '../suite/cli-report.js';
 
@@ -38,6 +38,22 @@ function seen(message: string, id: string): string {
   return (m ? m[1]! : first).trim();
 }
 
+/**
+ * The readings of docs/interpretations.md that apply to `id`: a section whose "Interprets:" line names it, or —
+ * for a section without that line — whose title, or one of whose bullets, names it. A
+ * section that merely mentions the id in passing (e.g. `validate`'s list of cross-message checks) is not
+ * listed.
+ */
+export function interpretationsApplying(id: string, candidates: readonly Interpretation[]): Interpretation[] {
+  const word = new RegExp(`(^|[^A-Za-z0-9.-])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9-]|\\.\\d)`);
+  return candidates.filter((i) => {
+    if (i.interprets.trim() !== '') return idsInterpreted(i.interprets).has(id);
+    if (word.test(i.title)) return true;
+    // each bullet (its first line and the indented lines that continue it) is one reading
+    return i.text.split(/\n(?=- )/).some((chunk) => /^- /.test(chunk) && word.test(chunk.split(/\n(?! )/)[0]!));
+  });
+}
+
 export function renderBugReport(id: string, findings: readonly ReportFinding[], ctx: BugReportContext): string {
   const f = findings[0]!;
   const entry = findCatalogueEntry(id);
@@ -56,7 +72,7 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
   if (entry) out.push(`- **Required:** ${entry.text}`);
   out.push(`- **Scenario:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}`);
   if (f.pointer !== '') out.push(`- **Where in the reply:** \`${f.pointer}\` (JSON pointer)`);
-  const interp = entry ? interpretationsFor(entry) : [];
+  const interp = entry ? interpretationsApplying(id, interpretationsFor(entry)) : [];
   if (interp.length > 0) out.push(`- **How the toolkit reads it:** ${interp.map((i) => `docs/interpretations.md §${i.number} (${i.title})`).join('; ')}`);
   out.push('');
   const others = findings.slice(1).filter((o) => o.message !== f.message || o.scenario.line !== f.scenario.line);

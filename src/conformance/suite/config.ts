@@ -7,9 +7,11 @@
  *                                   is passed to it as --misbehave (the red team uses that)
  *
  * Timeouts: CGP_HANDSHAKE_TIMEOUT_MS (10 s), CGP_REQUEST_TIMEOUT_MS (10 s), CGP_SHUTDOWN_GRACE_MS (2 s).
- * Fresh stdio connections started ahead of need: CGP_SPAWN_AHEAD (16).
- * Files the harness may re-read for S6.2-digested-bytes: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated);
- * the bundled provider's fixture folder is trusted by default, nothing else ever is.
+ * Fresh stdio connections started ahead of need: CGP_SPAWN_AHEAD (default: what the machine can run at
+ * once, os.availableParallelism(), between 1 and 16).
+ * Files the harness may re-read for S6.2-digested-bytes: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated),
+ * plus, by default, a stdio provider's working directory (and the bundled provider's fixture folder); nothing
+ * else ever is.
  * Frame ids a target is known to have retired (V3 probe): CGP_PROVIDER_RETIRED_IDS (comma separated).
  * A bearer token for an HTTP target: CGP_PROVIDER_TOKEN — read from the environment where it is used, never
  * copied into the config (which is serialised into the run's world parameters).
@@ -17,8 +19,9 @@
  * The resolved config is plain JSON: it travels to the steps as a cucumber world parameter.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { FIXTURE_DIR, RETIRED_FRAME_IDS } from '../../provider/catalogue.js';
 import { isMisbehaviourMode, MISBEHAVIOUR_MODES } from '../../provider/misbehaviours.js';
 import {
@@ -65,15 +68,24 @@ export interface SuiteConfig {
   forwardStderr: boolean;
   /**
    * At most this many fresh stdio connections are started (and, where the scenario wants one, handshaken)
-   * ahead of the scenarios that will take them (CGP_SPAWN_AHEAD, default DEFAULT_SPAWN_AHEAD): a provider's
+   * ahead of the scenarios that will take them (CGP_SPAWN_AHEAD, default defaultSpawnAhead()): a provider's
    * start-up is overlapped instead of paid once per scenario. Lower it for a provider that cannot run
    * that many instances at once.
    */
   spawnAhead: number;
 }
 
-/** Default CGP_SPAWN_AHEAD: more than the full provider suite needs (12 fresh connections). */
-export const DEFAULT_SPAWN_AHEAD = 16;
+/** Upper bound of the default CGP_SPAWN_AHEAD: more than the full provider suite needs (12 fresh connections). */
+export const MAX_DEFAULT_SPAWN_AHEAD = 16;
+
+/**
+ * Default CGP_SPAWN_AHEAD: as many processes as the machine can run at once (os.availableParallelism(),
+ * 1…16). Starting more than that at once on a busy runner only makes every one of them slower to start, and
+ * the harness would then blame on the provider the contention it created (docs/interpretations.md §80).
+ */
+export function defaultSpawnAhead(parallelism: number = availableParallelism()): number {
+  return Math.max(1, Math.min(MAX_DEFAULT_SPAWN_AHEAD, Math.floor(parallelism)));
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -167,7 +179,7 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
   const extraRoots = (env.CGP_PROVIDER_FILE_ROOTS ?? '').split(delimiter).filter((r) => r !== '');
   const retired = (env.CGP_PROVIDER_RETIRED_IDS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   const forwardStderr = env.CGP_FORWARD_STDERR === '1';
-  const spawnAhead = opts.spawnAhead ?? positiveInt(env, 'CGP_SPAWN_AHEAD', DEFAULT_SPAWN_AHEAD, 'a count of connections');
+  const spawnAhead = opts.spawnAhead ?? positiveInt(env, 'CGP_SPAWN_AHEAD', defaultSpawnAhead(), 'a count of connections');
   const misbehave = opts.misbehave ?? (env.CGP_MISBEHAVE !== undefined && env.CGP_MISBEHAVE !== '' ? env.CGP_MISBEHAVE : undefined);
 
   let target: TargetSpec;
@@ -233,9 +245,14 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
 
   const trustedRoots = [...extraRoots];
   const retiredFrameIds = [...retired];
+  // S6.2: a stdio provider's working directory is trusted by default (the public reference's checker re-reads
+  // file provenance by default too): the files a local provider serves are usually under it. Reads stay
+  // bounded and symlink-safe (probes/provenance.ts); a path outside every root is not applicable, naming
+  // CGP_PROVIDER_FILE_ROOTS (docs/interpretations.md §81).
   if (target.bundled) {
     trustedRoots.push(join(findPackageRoot(), FIXTURE_DIR));
     retiredFrameIds.push(...RETIRED_FRAME_IDS);
   }
+  if (target.kind === 'stdio') trustedRoots.push(resolvePath(target.cwd ?? process.cwd()));
   return { target, timeouts, trustedRoots, retiredFrameIds, forwardStderr, spawnAhead };
 }

@@ -90,7 +90,7 @@ export function judgeForeign(outcome: HandshakeOutcome, handshakeTimeoutMs: numb
     const err = outcome.error;
     const seen =
       err instanceof TimeoutError
-        ? `no reply within ${handshakeTimeoutMs} ms — left to hang`
+        ? `no reply within ${handshakeTimeoutMs} ms — left to hang${/retried once on a connection started alone/.test(err.message) ? ' (retried once on a connection started alone: no reply either)' : ''}`
         : err instanceof PeerClosedError
           ? `the connection closed with no named error (${err.message})`
           : `no envelope (${describeError(err)})`;

@@ -11,7 +11,8 @@ import type { Evidence } from './checks.js';
 import { resolveSuiteConfig, type SuiteConfig } from './config.js';
 import { HarnessError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';
-import { openSession, type AnySession } from './session.js';
+import { openSession, StdioSession, type AnySession, type FreshRetry } from './session.js';
+import type { StdioConnection } from '../../transport/stdio-client.js';
 
 export interface SharedSession {
   session: AnySession;
@@ -54,6 +55,12 @@ export class SuiteRuntime {
   /** Connections of each kind the rest of the run will still take (undefined: no plan, keep a few ahead). */
   private demand: FreshDemand | undefined;
   private closed = false;
+  /** While > 0, nothing is started ahead: a retried connection is being started alone (§80). */
+  private paused = 0;
+  /** Retries start one at a time. */
+  private aloneChain: Promise<void> = Promise.resolve();
+  /** The shared connection once it has a handshake_ack (the target answers there). */
+  private sharedReady: AnySession | undefined;
   /** Per connection: how many of its inbound lines have had their framing checked (each line once). */
   private readonly linesChecked = new WeakMap<AnySession, number>();
 
@@ -67,6 +74,7 @@ export class SuiteRuntime {
     this.sharedPromise ??= (async () => {
       const session = await this.track(openSession(this.config));
       const outcome = await performHandshake(session, PROTOCOL_VERSION);
+      if (ackOf(outcome)) this.sharedReady = session;
       return { session, outcome, evidence: judgeInFamily(outcome, this.config.target) };
     })();
     return this.sharedPromise;
@@ -76,6 +84,7 @@ export class SuiteRuntime {
   adoptShared(session: AnySession, outcome: HandshakeOutcome): void {
     if (this.sharedPromise) throw new HarnessError('adoptShared: the shared session is already established');
     this.open.add(session);
+    if (ackOf(outcome)) this.sharedReady = session;
     this.sharedPromise = Promise.resolve({ session, outcome, evidence: judgeInFamily(outcome, this.config.target) });
   }
 
@@ -97,7 +106,7 @@ export class SuiteRuntime {
   }
 
   private refill(): void {
-    if (this.closed || this.config.target.kind !== 'stdio') return;
+    if (this.closed || this.paused > 0 || this.config.target.kind !== 'stdio') return;
     const d = this.demand ?? { plain: UNPLANNED_AHEAD, handshaken: 0 };
     const ahead = this.config.spawnAhead;
     // alternate the kinds, so that a small spawnAhead still serves both
@@ -124,13 +133,70 @@ export class SuiteRuntime {
   }
 
   /** A new connection (a new process for stdio), not yet handshaken. The caller releases it. */
-  fresh(): Promise<AnySession> {
-    return this.take(this.plainPool, 'plain', () => this.track(openSession(this.config)));
+  async fresh(): Promise<AnySession> {
+    const session = await this.take(this.plainPool, 'plain', () => this.track(openSession(this.config)));
+    if (session instanceof StdioSession) session.retry = this.freshRetry;
+    return session;
   }
 
-  /** A new connection with the contextgraph/1.0 handshake done (its outcome is judged by the caller). */
-  freshHandshaken(): Promise<FreshHandshaken> {
-    return this.take(this.handshakenPool, 'handshaken', () => this.handshaken(this.track(openSession(this.config))));
+  /**
+   * A new connection with the contextgraph/1.0 handshake done (its outcome is judged by the caller). A
+   * handshake started ahead that got no byte at all while the target answers on the shared connection is
+   * retried once, on a process started alone (§80).
+   */
+  async freshHandshaken(): Promise<FreshHandshaken> {
+    const taken = await this.take(this.handshakenPool, 'handshaken', () => this.handshaken(this.track(openSession(this.config))));
+    const session = taken.session;
+    if (!(session instanceof StdioSession)) return taken;
+    session.retry = this.freshRetry;
+    if (taken.outcome.reply !== undefined || !session.retriable(taken.outcome.error)) return taken;
+    const t0 = Date.now();
+    try {
+      const reply = await session.retryOnce(taken.outcome.error, () => session.conn.handshake(PROTOCOL_VERSION, this.config.timeouts.handshakeMs), 1);
+      return { session, outcome: { version: PROTOCOL_VERSION, reply, elapsedMs: Date.now() - t0 } };
+    } catch (error) {
+      return { session, outcome: { version: PROTOCOL_VERSION, error, elapsedMs: Date.now() - t0 } };
+    }
+  }
+
+  /** How a fresh stdio connection is retried once (docs/interpretations.md §80). */
+  private readonly freshRetry: FreshRetry = {
+    // the target answers elsewhere: the shared connection got its handshake_ack and has not stalled
+    answersElsewhere: () => this.sharedReady !== undefined && !this.sharedReady.stalled,
+    startAlone: (start) => {
+      let release!: () => void;
+      const previous = this.aloneChain;
+      // one retry at a time: the next waits until this one has answered or failed
+      this.aloneChain = new Promise<void>((resolve) => (release = resolve));
+      return previous.then(async () => {
+        this.paused++;
+        let finished = false;
+        const done = () => {
+          if (finished) return;
+          finished = true;
+          this.resume();
+          release();
+        };
+        try {
+          // nothing else starts beside it: the processes started ahead and not yet taken are stopped (they are
+          // started again, ahead or on demand, once the retried connection has answered or failed)
+          const dropped = [...this.plainPool, ...this.handshakenPool.map((p) => p.then((h) => h.session))];
+          this.plainPool = [];
+          this.handshakenPool = [];
+          await Promise.allSettled(dropped.map((p) => p.then((s) => this.release(s))));
+          await Promise.allSettled([...this.opening]);
+          return { conn: await start(), done };
+        } catch (err) {
+          done();
+          throw err;
+        }
+      });
+    },
+  };
+
+  private resume(): void {
+    this.paused = Math.max(0, this.paused - 1);
+    this.refill();
   }
 
   /** Per connection: the scenario whose read first timed out on it, and what that timeout said. */

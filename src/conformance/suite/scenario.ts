@@ -361,6 +361,17 @@ export class ScenarioProbe {
     }
   }
 
+  private readonly retriesNoted = new Set<AnySession>();
+
+  /** Say which of this scenario's connections were retried once (docs/interpretations.md §80). */
+  noteRetries(): void {
+    for (const session of this.used) {
+      if (session.kind !== 'stdio' || session.retried === undefined || this.retriesNoted.has(session)) continue;
+      this.retriesNoted.add(session);
+      this.notes.push(session.retried);
+    }
+  }
+
   private readonly reported = new Set<Finding>();
 
   /** The verdict step attached this finding. */
@@ -374,6 +385,7 @@ export class ScenarioProbe {
    * attached when the scenario ends, passed or failed, never dropped.
    */
   unreportedFindings(): Finding[] {
+    this.noteRetries();
     this.checkRawLines();
     return this.ledger.findings.filter((f) => !this.reported.has(f));
   }

@@ -79,29 +79,55 @@ export interface ProviderSession {
   close(): Promise<void>;
 }
 
+/**
+ * How a fresh stdio connection whose first answer never came is retried once (docs/interpretations.md §80):
+ * the runtime decides whether the target answers on its other connections, and starts the replacement alone.
+ */
+export interface FreshRetry {
+  /** Whether the target answers on another connection now (else a silent fresh connection is its own failure). */
+  answersElsewhere(): boolean;
+  /** Start one connection with nothing else starting beside it; `done` is called once it has answered or failed. */
+  startAlone(start: () => Promise<StdioConnection>): Promise<{ conn: StdioConnection; done: () => void }>;
+}
+
+/** What was written on a stdio connection, in order, so that a retried connection can be sent the same. */
+type Written = { kind: 'envelope'; envelope: object } | { kind: 'raw'; bytes: string | Uint8Array };
+
 export class StdioSession implements ProviderSession {
   readonly kind = 'stdio' as const;
   readonly lines: InboundLine[] = [];
   droppedLines = 0;
+  /** When the current process was started (Date.now()): start-up is reported apart from the time to answer. */
+  startedAt: number;
+  /** When the first line was written to the current process (undefined: nothing written yet). */
+  firstWrittenAt: number | undefined;
+  /** Set once this connection was retried (what happened, for the report). */
+  retried: string | undefined;
+  /** Set by the runtime on a fresh connection: how to retry it once when its first answer never comes. */
+  retry: FreshRetry | undefined;
+  private readonly written: Written[] = [];
   private constructor(
-    readonly conn: StdioConnection,
+    public conn: StdioConnection,
     readonly label: string,
     readonly timeouts: SuiteTimeouts,
     readonly taps: WireTaps,
-  ) {}
+    private readonly config: SuiteConfig,
+    private readonly sink: { session?: StdioSession; early: TranscriptEntry[] },
+    startedAt: number,
+  ) {
+    this.startedAt = startedAt;
+  }
 
-  static async spawn(config: SuiteConfig): Promise<StdioSession> {
+  private static connect(config: SuiteConfig, taps: WireTaps, box: { session?: StdioSession; early: TranscriptEntry[] }): Promise<StdioConnection> {
     const target = config.target;
     if (target.kind !== 'stdio') throw new HarnessError('StdioSession.spawn: the target is not a stdio target');
-    const box: { session?: StdioSession; early: TranscriptEntry[] } = { early: [] };
-    const taps = new WireTaps();
     const onLine = (entry: TranscriptEntry) => {
       taps.emit(entry);
       if (entry.direction !== 'in') return;
       if (box.session) box.session.keep(entry);
       else box.early.push(entry);
     };
-    const conn = await StdioConnection.spawn(target.command, target.args, {
+    return StdioConnection.spawn(target.command, target.args, {
       ...(target.cwd !== undefined ? { cwd: target.cwd } : {}),
       forwardStderr: config.forwardStderr,
       writeTimeoutMs: config.timeouts.requestMs,
@@ -109,7 +135,16 @@ export class StdioSession implements ProviderSession {
       // The suite keeps its own bounded copy of inbound lines; the transport's transcript stays small.
       transcriptMaxEntries: 200,
     });
-    const session = new StdioSession(conn, target.label, config.timeouts, taps);
+  }
+
+  static async spawn(config: SuiteConfig): Promise<StdioSession> {
+    const target = config.target;
+    if (target.kind !== 'stdio') throw new HarnessError('StdioSession.spawn: the target is not a stdio target');
+    const box: { session?: StdioSession; early: TranscriptEntry[] } = { early: [] };
+    const taps = new WireTaps();
+    const startedAt = Date.now();
+    const conn = await StdioSession.connect(config, taps, box);
+    const session = new StdioSession(conn, target.label, config.timeouts, taps, config, box, startedAt);
     box.session = session;
     for (const entry of box.early) session.keep(entry);
     return session;
@@ -139,9 +174,71 @@ export class StdioSession implements ProviderSession {
   /** Envelopes passed over while waiting for a reply (stale replies); the scenario checks them. */
   readonly passedOver: RawEnvelope[] = [];
 
+  private wrote(w: Written): number {
+    this.firstWrittenAt ??= Date.now();
+    this.written.push(w);
+    return 1;
+  }
+
+  /**
+   * A read on this connection, retried once (§80) when it timed out with no byte ever received on it, the
+   * target answers on its other connections, and this connection was not retried yet: the process is replaced
+   * by one started alone, sent exactly what this one was sent, and the read is made again. `ownWrites` is
+   * how many of the lines written so far the operation itself wrote (it writes them again).
+   */
+  private async retrying<T>(op: () => Promise<T>, ownWrites: number): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      return this.retryOnce(err, op, ownWrites);
+    }
+  }
+
+  /** Whether `err`, from a read on this connection, is the silence a retry is for (§80). */
+  retriable(err: unknown): err is TimeoutError {
+    return err instanceof TimeoutError && !err.failFast && this.retried === undefined && this.retry !== undefined && this.conn.received.bytes === 0 && this.retry.answersElsewhere();
+  }
+
+  /** Retry `op` once on a process started alone when `err` is retriable (§80); else rethrow `err`. */
+  async retryOnce<T>(err: unknown, op: () => Promise<T>, ownWrites: number): Promise<T> {
+    if (!this.retriable(err)) throw err;
+    const firstStartup = (this.firstWrittenAt ?? Date.now()) - this.startedAt;
+    await this.conn.close().catch(() => {});
+    const { conn, done } = await this.retry!.startAlone(() => StdioSession.connect(this.config, this.taps, this.sink));
+    const startedAt = Date.now();
+    this.conn = conn;
+    this.startedAt = startedAt;
+    this.firstWrittenAt = undefined;
+    try {
+      const all = this.written.splice(0);
+      const replay = all.slice(0, all.length - ownWrites);
+      for (const w of replay) {
+        if (w.kind === 'envelope') await this.send(w.envelope);
+        else await this.sendRaw(w.bytes);
+      }
+      this.written.push(...all.slice(all.length - ownWrites));
+      const t0 = Date.now();
+      this.firstWrittenAt ??= t0;
+      const result = await op();
+      this.retried = `a fresh connection got no byte within ${err.ms} ms (its process was started ${firstStartup} ms before it was first written to) while the target answered on another; it was retried once, started alone, sent the same ${all.length} line(s), and answered ${Date.now() - t0} ms after they were sent (start-up, apart: ${t0 - startedAt} ms) (docs/interpretations.md §80)`;
+      return result;
+    } catch (again) {
+      this.retried = `a fresh connection got no byte within ${err.ms} ms while the target answered on another; retried once, started alone: still no answer (${describeErrorShort(again)})`;
+      if (again instanceof TimeoutError && !again.failFast) {
+        throw new TimeoutError(again.what, again.ms, {
+          detail: `${again.message.replace(/^[^:]*timed out after \d+ ms:?\s*/, '')} — retried once on a connection started alone (the first, whose process was started ${firstStartup} ms before it was written to, got no byte within ${err.ms} ms either)`,
+        });
+      }
+      throw again;
+    } finally {
+      done();
+    }
+  }
+
   /** The handshake is the first exchange: a first line that is not an envelope is the answer (and a failed handshake). */
   handshake(version: string): Promise<RawEnvelope> {
-    return this.conn.handshake(version, this.timeouts.handshakeMs);
+    const own = this.wrote({ kind: 'envelope', envelope: { type: 'handshake', protocol_version: version } });
+    return this.retrying(() => this.conn.handshake(version, this.timeouts.handshakeMs), own);
   }
 
   /**
@@ -153,7 +250,8 @@ export class StdioSession implements ProviderSession {
   request(envelope: object, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
     const id = (envelope as { id?: unknown }).id;
     const own = typeof id === 'string' ? id : undefined;
-    const reply = this.conn.request(envelope, timeoutMs, 'request', (item) => this.skip(item, own));
+    const n = this.wrote({ kind: 'envelope', envelope });
+    const reply = this.retrying(() => this.conn.request(envelope, timeoutMs, 'request', (item) => this.skip(item, own)), n);
     if (own !== undefined) this.sentIds.add(own);
     return reply;
   }
@@ -170,19 +268,22 @@ export class StdioSession implements ProviderSession {
 
   requestWithId(envelope: { id: string; [k: string]: unknown }, timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
     this.sentIds.add(envelope.id);
-    return this.conn.requestWithId(envelope, timeoutMs);
+    const n = this.wrote({ kind: 'envelope', envelope });
+    return this.retrying(() => this.conn.requestWithId(envelope, timeoutMs), n);
   }
 
   send(envelope: object): Promise<void> {
+    this.wrote({ kind: 'envelope', envelope });
     return this.conn.send(envelope, this.timeouts.requestMs);
   }
 
   sendRaw(bytes: string | Uint8Array): Promise<void> {
+    this.wrote({ kind: 'raw', bytes });
     return this.conn.sendRaw(bytes, this.timeouts.requestMs);
   }
 
   next(timeoutMs = this.timeouts.requestMs): Promise<RawEnvelope> {
-    return this.conn.next(timeoutMs);
+    return this.retrying(() => this.conn.next(timeoutMs), 0);
   }
 
   /** Wait up to windowMs for an envelope; undefined on silence (silence does not mark the session stalled). */
@@ -212,6 +313,10 @@ export class StdioSession implements ProviderSession {
   }
 }
 
+function describeErrorShort(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 export class HttpSession implements ProviderSession {
   readonly kind = 'http' as const;
   readonly lines: InboundLine[] = [];
@@ -234,7 +339,8 @@ export class HttpSession implements ProviderSession {
       ...(token ? { credential: new Credential(token) } : {}),
       onLine: (entry) => {
         this.taps.emit(entry);
-        if (entry.direction !== 'in') return;
+        // an empty body (204) is no reply: silence, not a line the framing checks read (§78)
+        if (entry.direction !== 'in' || entry.noReply === true) return;
         if (this.lines.length >= MAX_KEPT_LINES) {
           this.droppedLines++;
           return;

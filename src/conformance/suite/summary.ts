@@ -11,6 +11,9 @@ import type { Finding } from '../../protocol/findings.js';
 import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from './errors.js';
 import { decodeTranscript, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE, type WireEntry } from '../evidence.js';
 
+/** Cucumber's `this.log` attachments: the scenario's notes. */
+const LOG_MEDIA_TYPE = 'text/x.cucumber.log+plain';
+
 /** Side tags (docs/architecture.md "Tags and capabilities"): they say which suite a scenario belongs to, they name no requirement. */
 const SIDE_TAGS = new Set(['provider', 'host', 'composition', 'types']);
 
@@ -42,6 +45,8 @@ export interface ScenarioSummary {
   harness_error?: string;
   /** The wire evidence: what crossed the scenario's connections while it ran. */
   transcript?: WireEntry[];
+  /** The scenario's notes (not findings): e.g. a fresh connection that was retried once, started alone. */
+  notes?: string[];
 }
 
 /** The target as it identified itself (attached once per provider run). */
@@ -127,7 +132,9 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
     let notApplicable: string | undefined;
     let harness: string | undefined;
     const transcript: WireEntry[] = [];
+    const notes: string[] = [];
     for (const a of attachments.get(startedId) ?? []) {
+      if (a.mediaType === LOG_MEDIA_TYPE) notes.push(...a.body.split('\n').filter((l) => l !== ''));
       if (a.mediaType === TRANSCRIPT_MEDIA_TYPE) transcript.push(...decodeTranscript(a.body));
       const body = parseJson(a.body) as Record<string, unknown> | undefined;
       if (a.mediaType === FINDING_MEDIA_TYPE && body) findings.push(body as unknown as Finding);
@@ -143,6 +150,7 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
     if (notApplicable !== undefined) s.not_applicable = notApplicable;
     if (harness !== undefined) s.harness_error = harness;
     if (transcript.length > 0) s.transcript = transcript;
+    if (notes.length > 0) s.notes = notes;
     scenarios.push(s);
   }
 
@@ -158,8 +166,12 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
         // (findings for untagged ids never fail a scenario: they are credited to their own id below)
         const errors = s.findings.filter((f) => f.severity === 'error' && s.ids.includes(f.id));
         st = errors.length === 0 || mine.some((f) => f.severity === 'error') ? 'failed' : 'witnessed';
-      } else if (s.status === 'passed') st = mine.some((f) => f.severity === 'warning') ? 'warning' : 'witnessed';
+      } else if (s.status === 'passed') st = 'witnessed';
       else if (s.status === 'not-applicable') st = 'not-applicable';
+      // A finding for this id shows in its status whatever the scenario's own outcome (the coverage report
+      // reads the same findings the same way: error ⇒ failed, warning ⇒ at least warning).
+      if (mine.some((f) => f.severity === 'error')) st = 'failed';
+      else if (st !== 'failed' && mine.some((f) => f.severity === 'warning')) st = 'warning';
       if (RANK[st] > RANK[entry.status]) entry.status = st;
       byId.set(id, entry);
     }

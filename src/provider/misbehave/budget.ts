@@ -31,5 +31,23 @@ export const BUDGET_MODES = {
   },
   'ignore-max-frames': { stages: { budget: (frames, q) => budget(frames, { ...q, max_frames: U32_MAX }) } },
   'ignore-max-tokens': { stages: { budget: (frames, q) => budget(frames, { ...q, max_tokens: U32_MAX }) } },
+  'anchored-cost-uncounted': {
+    // an anchored frame (own uri or a relation target among the anchors) is "free": its cost is not counted
+    stages: {
+      budget: (frames, q) => {
+        const anchored = (f: WireFrame) => (typeof f.uri === 'string' && q.anchors.includes(f.uri)) || (Array.isArray(f.relations) && f.relations.some((r) => q.anchors.includes(String(r.target_uri))));
+        const selected: WireFrame[] = [];
+        let spent = 0;
+        for (const frame of frames) {
+          if (selected.length >= q.max_frames) break;
+          const free = anchored(frame);
+          if (!free && spent + frame.token_cost > q.max_tokens) continue;
+          selected.push(frame);
+          if (!free) spent += frame.token_cost;
+        }
+        return { selected, dropped: frames.length - selected.length };
+      },
+    },
+  },
   'silent-truncation': { result: (result) => ({ frames: result.frames, truncated: false }) },
 } satisfies ModeHooks;

@@ -23,4 +23,11 @@ export const CORRELATION_MODES = {
   'ascii-correlation-id': {
     outgoing: (env) => (typeof env.id === 'string' && /[^\x20-\x7e]/.test(env.id) ? { ...env, id: env.id.replace(/[^\x20-\x7e]/g, '?') } : env),
   },
+  // trims and lower-cases every id it echoes
+  'normalised-correlation-id': {
+    outgoing: (env) => (typeof env.id === 'string' && env.id.trim().toLowerCase() !== env.id ? { ...env, id: env.id.trim().toLowerCase() } : env),
+  },
+  'verify-error-drops-id': {
+    outgoing: (env, ctx) => (env.type === 'error' && ctx.request?.type === 'verify' ? dropId('error')(env) : env),
+  },
 } satisfies ModeHooks;

@@ -1,5 +1,5 @@
 /** Handshake and data-flow misbehaviours: H1, H2, H3, C5, U3 (scopes), §6.4.1 resolve. */
-import { hang, type ModeHooks } from './shared.js';
+import { hang, noReply, type ModeHooks } from './shared.js';
 import type { AckEnvelope, Answer } from '../hooks.js';
 
 function isIncompatibleVersion(answer: Answer): boolean {
@@ -47,6 +47,29 @@ export const HANDSHAKE_MODES = {
   },
   'hang-on-foreign-handshake': {
     handshake: (honest) => (isIncompatibleVersion(honest) ? hang() : honest),
+  },
+  'prefix-version-family': {
+    // "contextgraph/1" as a string prefix: contextgraph/10.0 passes as family 1
+    inbound: (env, ctx) => {
+      const v = env.protocol_version;
+      if (env.type !== 'handshake' || typeof v !== 'string' || !v.startsWith('contextgraph/1') || /^contextgraph\/1\./.test(v)) return undefined;
+      return { envelopes: [structuredClone(ctx.ack)] };
+    },
+  },
+  'accept-older-family': {
+    // compares majors with <= instead of ==
+    inbound: (env, ctx) => {
+      const m = typeof env.protocol_version === 'string' ? /^contextgraph\/(\d+)\./.exec(env.protocol_version) : null;
+      if (env.type !== 'handshake' || !m || Number(m[1]) >= 1) return undefined;
+      return { envelopes: [structuredClone(ctx.ack)] };
+    },
+  },
+  'silent-second-handshake': {
+    handshake: (honest, ctx) => {
+      if (ctx.state.get('handshaken') === true) return noReply();
+      if (honest.envelopes[0]?.type === 'handshake_ack') ctx.state.set('handshaken', true);
+      return honest;
+    },
   },
   'scope-lie': {
     ack: withAck((a) => {

@@ -1,7 +1,7 @@
 /** Query-semantics misbehaviours: Q1 kinds, G4 anchors, S6.1 as_of, E1 embedding. */
 import { EMBEDDING_DIMENSIONS } from '../catalogue.js';
 import { compareProtocolTimestamps } from '../../protocol/timestamp.js';
-import { isAnchored, rank } from '../engine.js';
+import { filterKinds, isAnchored, rank } from '../engine.js';
 import { correlationIdOf, errorEnvelope, isJsonObject } from '../wire.js';
 import type { ModeHooks } from './shared.js';
 
@@ -16,6 +16,7 @@ export const QUERY_MODES = {
       };
     },
   },
+  'case-folded-kinds': { stages: { filterKinds: (frames, kinds) => filterKinds(frames, kinds.map((k) => k.toLowerCase())) } },
   'ignore-anchors': {
     stages: {
       rank: (frames, q) => rank(q.anchors.length === 0 ? frames : frames.filter((f) => !isAnchored(f, q.anchors)), q),

@@ -33,7 +33,21 @@ function unknownMember(envelope: JsonObject): string | undefined {
   return undefined;
 }
 
+/** Nesting depth of a JSON value (a scalar is 0), iterative: a deep value does not exhaust the stack. */
+function depth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    max = Math.max(max, d + 1);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 export const WIRE_MODES = {
+  'crash-on-deep-nesting': { inbound: (env) => (depth(env) > 64 ? exitWith(1) : undefined) },
   'crash-on-query': { beforeQuery: () => exitWith(1) },
   'hang-on-query': { beforeQuery: () => hang() },
   'crash-on-garbage': { garbage: () => exitWith(1) },

@@ -25,6 +25,15 @@ export async function unusualIdQuery(p: ScenarioProbe): Promise<void> {
 }
 
 /**
+ * H4 at the other edge of "verbatim": an id with surrounding spaces and capital letters comes back as sent —
+ * not trimmed, not case-folded (an id is opaque; docs/interpretations.md §82).
+ */
+export async function spacedCapitalIdQuery(p: ScenarioProbe): Promise<void> {
+  const envelope = { type: 'query', id: `  ${p.nextId().toUpperCase()}-MiXeD  `, query: probeQuery(TYPICAL) };
+  await p.exchange(envelope, 'a query carrying an id with surrounding spaces and capital letters');
+}
+
+/**
  * A query the target must refuse (max_frames is not a u32). With `withId` it carries an id, and the error
  * must echo it (H4); without, it carries one only when the target declares correlation (§3.2).
  */

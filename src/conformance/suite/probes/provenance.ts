@@ -1,14 +1,51 @@
 /**
  * S6.2-digested-bytes (with F5): re-read the exact bytes every `file` provenance link addresses (uri + range,
  * no normalisation) through src/host/f5-bytes' verifyFileProvenance, and compare their sha256 with the
- * declared digest. Only files under roots the harness trusts are ever opened: the bundled provider's fixture
- * folder, or CGP_PROVIDER_FILE_ROOTS. A mismatch is a warning (the §6.2 definition is not a MUST).
+ * declared digest. Only files under roots the harness trusts are ever opened: a stdio provider's working
+ * directory (by default), the bundled provider's fixture folder, and CGP_PROVIDER_FILE_ROOTS. Reads are bounded
+ * (at most MAX_FILES distinct links, MAX_FILE_BYTES per file, each read within the request timeout, regular
+ * files only — a FIFO or device is never opened) and symlink-safe (the real path must stay inside a root).
+ * A mismatch is a warning (the §6.2 definition is not a MUST); a link outside every root is not applicable,
+ * naming CGP_PROVIDER_FILE_ROOTS (docs/interpretations.md §81).
  */
+import { lstat, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { Provenance } from '../../../../generated/types/index.js';
 import { verifyFileProvenance } from '../../../host/f5-bytes.js';
 import { warning } from '../../../protocol/findings.js';
 import { isJsonObject } from '../../../protocol/json-value.js';
 import type { ScenarioProbe } from '../scenario.js';
+
+/** At most this many distinct file provenance links are re-read per scenario. */
+const MAX_FILES = 64;
+/** Files larger than this are not re-read (unreadable, with the reason). */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** A FIFO, socket or device would block or never end: only regular files (after symlinks) are opened. */
+async function notRegular(uri: unknown): Promise<string | undefined> {
+  if (typeof uri !== 'string' || !uri.startsWith('file:')) return undefined; // verifyFileProvenance names the problem
+  let path: string;
+  try {
+    path = fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+  try {
+    await lstat(path);
+    const st = await stat(path);
+    return st.isFile() ? undefined : `${JSON.stringify(path)} is not a regular file; not opened`;
+  } catch {
+    return undefined; // missing: verifyFileProvenance says so
+  }
+}
+
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T | string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`${what}: not read within ${ms} ms`), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 export async function rereadFileProvenance(p: ScenarioProbe): Promise<void> {
   const roots = p.config.trustedRoots;
@@ -31,11 +68,24 @@ export async function rereadFileProvenance(p: ScenarioProbe): Promise<void> {
     });
   }
   if (roots.length === 0) {
-    p.ledger.unwitnessedBecause('S6.2-digested-bytes', 'no file roots are trusted for this target (set CGP_PROVIDER_FILE_ROOTS); the harness never reads files outside them');
+    p.ledger.unwitnessedBecause('S6.2-digested-bytes', 'no file roots are trusted for this target (an HTTP target has no working directory the harness knows; set CGP_PROVIDER_FILE_ROOTS); the harness never reads files outside them');
     return;
   }
-  for (const { link, at, frameId } of pending) {
-    const result = await verifyFileProvenance(link as unknown as Provenance, { trustedRoots: roots });
+  let untrusted = 0;
+  if (pending.length > MAX_FILES) skipped.push(`${pending.length - MAX_FILES} link(s) beyond the first ${MAX_FILES}: not re-read (bound)`);
+  for (const { link, at, frameId } of pending.slice(0, MAX_FILES)) {
+    const irregular = await notRegular(link.uri);
+    if (irregular !== undefined) {
+      skipped.push(`${JSON.stringify(link.uri)}: unreadable (${irregular})`);
+      continue;
+    }
+    const outcome = await within(verifyFileProvenance(link as unknown as Provenance, { trustedRoots: roots, maxBytes: MAX_FILE_BYTES }), p.config.timeouts.requestMs, JSON.stringify(link.uri));
+    if (typeof outcome === 'string') {
+      skipped.push(`${outcome}`);
+      continue;
+    }
+    const result = outcome;
+    if (result.status === 'untrusted') untrusted++;
     if (result.status === 'match') verified++;
     else if (result.status === 'mismatch') {
       verified++;
@@ -53,7 +103,11 @@ export async function rereadFileProvenance(p: ScenarioProbe): Promise<void> {
   if (verified === 0) {
     p.ledger.unwitnessedBecause(
       'S6.2-digested-bytes',
-      links === 0 ? 'no answer carried a file provenance link' : `none of the ${links} file provenance link(s) could be read under the trusted roots (${skipped[0] ?? ''})`,
+      links === 0
+        ? 'no answer carried a file provenance link'
+        : untrusted > 0
+          ? `${untrusted} of the ${links} file provenance link(s) address files outside every trusted root (${roots.map((r) => JSON.stringify(r)).join(', ')}): the harness never reads them; set CGP_PROVIDER_FILE_ROOTS to the directories they are in (${skipped[0] ?? ''})`
+          : `none of the ${links} file provenance link(s) could be read under the trusted roots (${skipped[0] ?? ''})`,
     );
   }
 }

@@ -155,6 +155,20 @@ export async function querySeveralKinds(p: ScenarioProbe): Promise<void> {
   if (served.all.length === 2) await kindsQuery(p, served.all, served);
 }
 
+/**
+ * Q1 "filter exactly": a served kind spelled in capitals (a kind the target does not serve) must not bring
+ * back frames of the lower-case kind — kind names are compared as strings, not case-folded.
+ */
+export async function queryCapitalisedKind(p: ScenarioProbe): Promise<void> {
+  const served = await servedKinds(p);
+  const kind = served.all.map((k) => k.toUpperCase()).find((k) => !served.all.includes(k));
+  if (kind === undefined) {
+    p.ledger.unwitnessedBecause('Q1', 'no kind the target serves changes when spelled in capitals');
+    return;
+  }
+  await kindsQuery(p, [kind], served);
+}
+
 export async function queryUnservedKind(p: ScenarioProbe): Promise<void> {
   const served = await servedKinds(p);
   const kind = FRAME_KINDS.find((k) => !served.all.includes(k)) ?? 'cgp-conformance:unserved-kind';
@@ -343,6 +357,28 @@ export async function queryEmbedding(p: ScenarioProbe, which: 'wrong' | 'declare
   }
 }
 
+// ── budget with anchors (B1) ────────────────────────────────────────────────────────────────────
+
+/**
+ * B1 holds for anchored frames too: anchored on every frame the target served (zero hops), with max_tokens the
+ * cheapest of their costs, the frames returned may cost no more than that in total — an anchor changes what
+ * is relevant, never what is counted.
+ */
+export async function queryAnchoredTightTokens(p: ScenarioProbe): Promise<void> {
+  const base = await p.baseline();
+  const frames = base.frames.filter((f) => typeof f.uri === 'string' && typeof f.token_cost === 'number' && f.token_cost > 0);
+  if (frames.length < 2) {
+    p.ledger.unwitnessedBecause('B1', 'fewer than two frames of the unanchored answer carry a uri and a positive token_cost, so no anchored answer can overrun a budget');
+    return;
+  }
+  const cheapest = Math.min(...frames.map((f) => f.token_cost as number));
+  const anchors = [...new Set(frames.map((f) => f.uri as string))];
+  await p.query(
+    probeQuery({ max_frames: GENEROUS.max_frames, max_tokens: cheapest, anchors }),
+    `a query anchored on every frame it served (${anchors.length} uri(s)) with max_tokens ${cheapest}, the cheapest frame's cost`,
+  );
+}
+
 // ── representations (P1–P5, §6.4.1) ─────────────────────────────────────────────────────────────
 
 /** The baseline (no preference ⇒ full) plus one query per advertised non-full representation. */
@@ -376,9 +412,19 @@ export async function queryUnadvertisedRepresentation(p: ScenarioProbe): Promise
   }
   if (reply.type !== 'frames') p.fail(`${purpose}: got a "${reply.type}" envelope; required frames or an error`);
   const frames = isJsonObject(reply.result) && Array.isArray(reply.result.frames) ? reply.result.frames.filter(isJsonObject) : [];
+  // "Fall back" is to what the target serves when no preference is stated: full, or the advertised default
+  // of a compact-first provider (no rule requires full by default; docs/interpretations.md §79).
+  const defaults = new Set<string>(['full']);
+  if (frames.some((f) => (f.representation ?? 'full') !== 'full')) {
+    const base = await p.baseline();
+    for (const f of base.frames) {
+      const r = f.representation ?? 'full';
+      if (typeof r === 'string' && advertised.includes(r)) defaults.add(r);
+    }
+  }
   frames.forEach((f, i) => {
     const served = f.representation ?? 'full';
-    if (served !== 'full') {
+    if (typeof served !== 'string' || !defaults.has(served)) {
       p.ledger.add([
         warning('P5', `/result/frames/${i}/representation`, `${purpose}: frame ${frameName(f)} is served as ${JSON.stringify(served)}; SHOULD reply unsupported_representation or fall back to full`),
       ]);

@@ -235,7 +235,8 @@ async function currentDigests(p: ScenarioProbe, outcome: VerifyOutcome, asked: r
     const v = outcome.verdicts.get(key(id));
     return v?.status === 'stale' && typeof v.replacement_digest === 'string' && !map.get(id.frame_id)?.has(v.replacement_digest);
   });
-  const others = (p.advertised() ?? []).filter((r) => r !== 'full' && r !== 'reference');
+  // every advertised inline rendering, full included: a compact-first target serves full only when asked
+  const others = (p.advertised() ?? []).filter((r) => r !== 'reference');
   if (unexplained && others.length > 0) {
     for (const rep of others) {
       const reply = await p.tryExchange(
@@ -282,6 +283,16 @@ async function judgeNeverValid(p: ScenarioProbe, ids: Identity[], what: string):
       p.ledger.add([violation('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid; a verdict vouches only for a frame the provider serves with that digest — expected gone or unknown`)]);
     }
   }
+}
+
+/**
+ * H4 on a refused verify: a malformed verify (request.frames is not an array) carrying an id is answered —
+ * with an error, whose id is the verify's (checked in checkReply like every error answering an id).
+ */
+export async function malformedVerifyWithId(p: ScenarioProbe): Promise<void> {
+  const envelope: JsonObject = { type: 'verify', id: p.nextId('bad-v'), request: { frames: 'cgp-conformance: not an array' } };
+  const reply = await p.exchange(envelope, 'a malformed verify carrying an id (request.frames is not an array)');
+  if (reply.type !== 'error') p.notes.push(`the malformed verify was answered with "${reply.type}", not error; no id echo to check on it`);
 }
 
 /** H4 + S9-verify-correlation: a verify carrying an id gets it back verbatim on verified. */

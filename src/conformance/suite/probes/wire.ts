@@ -82,6 +82,72 @@ export async function handshakeWith(p: ScenarioProbe, version: string): Promise<
   else p.merge(judgeForeign(outcome, p.config.timeouts.handshakeMs));
 }
 
+/**
+ * H1 on an established connection: a second handshake is still a handshake, and gets a reply — a
+ * handshake_ack (judged like the first), or an error (accepted: it is not silence; docs/interpretations.md
+ * §83). No reply at all is the violation. Over stdio silence is proven by a valid query sent after it (its
+ * answer coming first in lock-step), or, with correlation, by reading the connection to its end.
+ */
+export async function secondHandshake(p: ScenarioProbe): Promise<void> {
+  const session = p.session();
+  const handshake = { type: 'handshake', protocol_version: PROTOCOL_VERSION };
+  const what = `a second handshake (${PROTOCOL_VERSION}) on an established connection`;
+  p.ledger.witness('H1');
+  const silent = (how: string) =>
+    p.ledger.add([violation('H1', '', `${what} got ${how}; a provider MUST reply to handshake with a handshake_ack in the host's family (docs/interpretations.md §83)`)]);
+  const judge = (reply: RawEnvelope) => {
+    if (reply.type === 'handshake_ack') p.merge(judgeInFamily({ version: PROTOCOL_VERSION, reply, elapsedMs: 0 }, p.config.target));
+    else if (reply.type === 'error') {
+      p.observe(reply, undefined);
+      p.notes.push(`${what} was answered with ${seen(reply)} (an error is a reply, not silence: accepted)`);
+    } else {
+      p.observe(reply, undefined);
+      silent(seen(reply));
+    }
+  };
+  if (session.kind !== 'stdio') {
+    let reply: RawEnvelope | null;
+    try {
+      reply = await session.request(handshake, p.config.timeouts.handshakeMs);
+    } catch (err) {
+      if (err instanceof HttpStatusError) return silent(`HTTP ${err.status} with no envelope`);
+      if (!isTargetError(err)) throw err;
+      return silent(describeError(err));
+    }
+    if (reply === null) return silent('no reply at all (an empty response)');
+    return judge(reply);
+  }
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (p.correlation()) query.id = p.nextId();
+  let answer: RawEnvelope | undefined;
+  let answered = false;
+  try {
+    await session.send(handshake);
+    await session.send(query);
+    for (let i = 0; i < 3 && !answered; i++) {
+      const reply = await session.next(p.config.timeouts.handshakeMs);
+      const forQuery = query.id !== undefined ? reply.id === query.id : reply.type === 'frames';
+      if (forQuery) {
+        p.observe(reply, query, {}, 'a valid query after a second handshake');
+        answered = true;
+      } else if (answer === undefined) answer = reply;
+      else p.observe(reply, undefined);
+    }
+    // lock-step: the query's answer came first, so the handshake got none; with correlation, read to the end
+    if (answered && answer === undefined && query.id !== undefined) {
+      for (const late of await rest(p, session)) {
+        if (answer === undefined) answer = late;
+        else p.observe(late, undefined);
+      }
+    }
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    if (answer === undefined) return silent(describeError(err));
+  }
+  if (answer === undefined) return silent('no reply at all (the valid query sent after it was answered, and nothing else came)');
+  judge(answer);
+}
+
 /** S3-handshake-first (SHOULD): a query sent before the handshake moves no payload. */
 export async function queryBeforeHandshake(p: ScenarioProbe): Promise<void> {
   const session = stdio(p);
@@ -198,8 +264,55 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
       p.ledger.add([warning('R1', '/code', `${input.label} was answered with ${seen(garbageReply)}; a provider SHOULD reply error with code bad_request`)]);
     }
   }
+  if (!(await deeplyNestedThenQuery(p, session, correlation))) return;
   const exit = session.exitStatus;
   if (exit !== null) p.ledger.add([violation('R1', '', `the target exited (code ${exit.exitCode}, signal ${exit.signal}) during the malformed-input probe`)]);
+}
+
+/** How deep the one deeply nested (but otherwise valid) line among R1's inputs is. */
+const NESTING_DEPTH = 512;
+
+/**
+ * R1 at the edge of "malformed": a VALID query whose unknown member holds arrays nested NESTING_DEPTH deep. Its
+ * own answer may be frames (U1: the member is ignored) or an error (a depth limit) — either is accepted
+ * (docs/interpretations.md §84); the target must not crash, and must answer the next valid query. Returns false
+ * when the probe ended with a violation.
+ */
+async function deeplyNestedThenQuery(p: ScenarioProbe, session: StdioSession, correlation: boolean): Promise<boolean> {
+  p.ledger.witness('R1');
+  const label = `a valid query with an unknown member nested ${NESTING_DEPTH} levels deep`;
+  const nested: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (correlation) nested.id = p.nextId('deep');
+  const json = JSON.stringify(nested);
+  const line = `${json.slice(0, -1)},"cgp_conformance_nested":${'['.repeat(NESTING_DEPTH)}${']'.repeat(NESTING_DEPTH)}}\n`;
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (correlation) query.id = p.nextId();
+  let own: RawEnvelope | undefined;
+  try {
+    await session.sendRaw(line);
+    await session.send(query);
+    for (let i = 0; i < 3; i++) {
+      const reply = await session.next(p.config.timeouts.requestMs);
+      const forQuery = correlation ? reply.id === query.id : own !== undefined;
+      if (forQuery) {
+        p.observe(reply, query, {}, `the valid query after ${label}`);
+        if (reply.type !== 'frames') p.ledger.add([violation('R1', '', `after ${label}, the next valid query was answered with ${seen(reply)}; required its frames (docs/interpretations.md §8)`)]);
+        if (own === undefined) p.notes.push(`${label} got no answer before the next query's (lock-step would answer it first)`);
+        return true;
+      }
+      if (own === undefined) {
+        own = reply;
+        p.notes.push(`${label} was answered with ${seen(reply)} (frames or an error: either is accepted)`);
+      } else p.observe(reply, undefined);
+    }
+    p.ledger.add([violation('R1', '', `after ${label}, the next valid query got no frames reply (three other envelopes came instead)`)]);
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    const what =
+      err instanceof PeerClosedError ? `the target went away (${err.message})` : err instanceof TimeoutError ? `no answer within ${p.config.timeouts.requestMs} ms` : describeError(err);
+    p.ledger.add([violation('R1', '', `after ${label}: ${what}; a provider MUST NOT crash on a line it finds hard to parse, and must still answer the next valid query (docs/interpretations.md §84)`)]);
+  }
+  return false;
 }
 
 /** R2 (decision 7): after shutdown the process exits by itself with code 0 within the grace period. */
