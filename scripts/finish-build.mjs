@@ -1,7 +1,8 @@
 // Completes `tsc -p tsconfig.build.json` (npm run build / prepare): copies the plain-JS files tsc does not
-// emit into dist/, makes the bin executable, and bundles the entry points that are started as a fresh
-// process many times per run (see BUNDLES). Plain Node (no tsx): it runs wherever the package builds
-// (esbuild is a devDependency, present wherever `npm run build` / `prepare` runs).
+// emit into dist/, makes the bins executable, and bundles the entry points that are started as a fresh
+// process many times per run, and the CLI, whose start every command pays (see BUNDLES). Plain Node (no
+// tsx): it runs wherever the package builds (esbuild is a devDependency, present wherever `npm run build` /
+// `prepare` runs).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
