@@ -60,24 +60,38 @@ import { spawn } from 'node:child_process';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
 await import(require.resolve('@cucumber/cucumber/api'));
 const [cmd, ...args] = JSON.parse(process.argv[2]);
-const one = () => new Promise((resolve, reject) => {
+// one connection: spawned, handshaken, then sent shutdown; resolves with [acked, exited]
+const one = () => {
+  let acked, exited;
+  const ack = new Promise((resolve, reject) => (acked = { resolve, reject }));
+  const exit = new Promise((resolve, reject) => (exited = { resolve, reject }));
   const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   let buf = '';
-  let acked = false;
+  let done = false;
   child.stdout.on('data', (c) => {
     buf += c;
-    if (acked || !buf.includes('\\n')) return;
-    acked = true;
-    if (!buf.startsWith('{"type":"handshake_ack"')) reject(new Error('no handshake_ack'));
+    if (done || !buf.includes('\\n')) return;
+    done = true;
+    if (!buf.startsWith('{"type":"handshake_ack"')) return acked.reject(new Error('no handshake_ack'));
     child.stdin.write(JSON.stringify({ type: 'shutdown' }) + '\\n');
+    acked.resolve();
   });
-  child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error('exit ' + code))));
+  child.on('exit', (code) => (code === 0 ? exited.resolve() : exited.reject(new Error('exit ' + code))));
   child.stdin.write(JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' }) + '\\n');
-});
+  return [ack, exit];
+};
 const n = Number(process.argv[3]);
-// 'sequential': one after another, as a host suite's steps connect its providers; else all at once
-if (process.argv[4] === 'sequential') for (let i = 0; i < n; i++) await one();
-else await Promise.all(Array.from({ length: n }, one));
+const exits = [];
+// 'sequential': each started once the one before has answered its handshake, as a host suite's steps connect
+// their providers (their exits overlap what follows); else all at once
+if (process.argv[4] === 'sequential') {
+  for (let i = 0; i < n; i++) {
+    const [ack, exit] = one();
+    exits.push(exit);
+    await ack;
+  }
+} else exits.push(...Array.from({ length: n }, () => one()).flatMap(([ack, exit]) => [ack, exit]));
+await Promise.all(exits);
 `,
 );
 
