@@ -27,6 +27,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { minimalEnv } from '../src/transport/stdio-client.js';
 import { findPackageRoot } from '../src/util/package-root.js';
 import { onlyProfile, renderSummary, summariseProfile } from './lib/cpu-profile.js';
 import { median, seconds, timeProcess, type Timed } from './lib/timing.js';
@@ -65,7 +66,8 @@ const one = () => {
   let acked, exited;
   const ack = new Promise((resolve, reject) => (acked = { resolve, reject }));
   const exit = new Promise((resolve, reject) => (exited = { resolve, reject }));
-  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  // the environment the suites give the processes they start (minimalEnv: PATH and HOME only)
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'], env: ${JSON.stringify(minimalEnv())} });
   let buf = '';
   let done = false;
   child.stdout.on('data', (c) => {
