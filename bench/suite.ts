@@ -1,5 +1,14 @@
-// Time to verdict (docs/architecture.md "Performance"): the compiled CLI as a user runs it, each figure a whole process, all measured
-// in this one run with the runs interleaved (A, B, C, A, B, C, …) so load drifts hit every side alike.
+// Time to verdict: the compiled CLI as a user runs it (the package's bin, dist/bundle/cli.cjs), each figure a
+// whole process, all measured in this one run with the runs interleaved (A, B, C, A, B, C, …) so load drifts
+// hit every side alike. The load average is printed at the start, after every run and at the end.
+//
+//   start-up: `cgp-conformance --version` and `--help`  vs  `node -e 0`                              target ≤ 2×
+//   the full provider suite                          vs  its floor (below)                            target ≤ 1.25×
+//   the host suite in-process, profiled (node --cpu-prof): wall, and busy (not "(idle)") % of it
+//                                                                                target ≤ 3 s, busy ≥ 80 %
+//   and its floor: a bare script starting and handshaking, one after another, as many provider processes
+//   as the host suite's hosts start (counted below), checking nothing
+//   certify (the main job)                                                                           target ≤ 3.5 s
 //
 //   (a) the full provider suite            vs  a one-scenario run of the same CLI (--tags @B3)     target ≤ 1.5×
 //   (b) the one-scenario run               vs  a bare node script that imports cucumber's API and spawns,
@@ -12,11 +21,13 @@
 // host suite and certify: wall, busy and idle ("(idle)" samples: the event loop waiting on a child, a socket
 // or a timer), and where the busy time went.
 //
-// Run: npm run build && npx tsx bench/suite.ts [--runs 5] [--profile] [--provider "<command line>"]
+// Run: npm run build && npx tsx bench/suite.ts [--runs 5] [--profile] [--profile-only]
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { minimalEnv } from '../src/transport/stdio-client.js';
 import { findPackageRoot } from '../src/util/package-root.js';
 import { onlyProfile, renderSummary, summariseProfile } from './lib/cpu-profile.js';
 import { median, seconds, timeProcess, type Timed } from './lib/timing.js';
@@ -31,7 +42,8 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const ROOT = findPackageRoot();
 const NODE = process.execPath;
-const BIN = join(ROOT, 'dist', 'src', 'cli', 'bin.js');
+// the package's bin (package.json "bin"): the one-file CLI with its build-time code cache
+const BIN = join(ROOT, 'dist', 'bundle', 'cli.cjs');
 // the bundled provider the way the suite spawns it (the one-file build)
 const PROVIDER = [NODE, join(ROOT, 'dist', 'bundle', 'provider.cjs')];
 const SLOW = [NODE, join(ROOT, 'fixtures', 'slow-start-provider.mjs'), '1000'];
@@ -49,21 +61,39 @@ import { spawn } from 'node:child_process';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
 await import(require.resolve('@cucumber/cucumber/api'));
 const [cmd, ...args] = JSON.parse(process.argv[2]);
-const one = () => new Promise((resolve, reject) => {
-  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+// one connection: spawned, handshaken, then sent shutdown; resolves with [acked, exited]
+const one = () => {
+  let acked, exited;
+  const ack = new Promise((resolve, reject) => (acked = { resolve, reject }));
+  const exit = new Promise((resolve, reject) => (exited = { resolve, reject }));
+  // the environment the suites give the processes they start (minimalEnv: PATH and HOME only)
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'], env: ${JSON.stringify(minimalEnv())} });
   let buf = '';
-  let acked = false;
+  let done = false;
   child.stdout.on('data', (c) => {
     buf += c;
-    if (acked || !buf.includes('\\n')) return;
-    acked = true;
-    if (!buf.startsWith('{"type":"handshake_ack"')) reject(new Error('no handshake_ack'));
+    if (done || !buf.includes('\\n')) return;
+    done = true;
+    if (!buf.startsWith('{"type":"handshake_ack"')) return acked.reject(new Error('no handshake_ack'));
     child.stdin.write(JSON.stringify({ type: 'shutdown' }) + '\\n');
+    acked.resolve();
   });
-  child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error('exit ' + code))));
+  child.on('exit', (code) => (code === 0 ? exited.resolve() : exited.reject(new Error('exit ' + code))));
   child.stdin.write(JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' }) + '\\n');
-});
-await Promise.all(Array.from({ length: Number(process.argv[3]) }, one));
+  return [ack, exit];
+};
+const n = Number(process.argv[3]);
+const exits = [];
+// 'sequential': each started once the one before has answered its handshake, as a host suite's steps connect
+// their providers (their exits overlap what follows); else all at once
+if (process.argv[4] === 'sequential') {
+  for (let i = 0; i < n; i++) {
+    const [ack, exit] = one();
+    exits.push(exit);
+    await ack;
+  }
+} else exits.push(...Array.from({ length: n }, () => one()).flatMap(([ack, exit]) => [ack, exit]));
+await Promise.all(exits);
 `,
 );
 
@@ -76,6 +106,43 @@ await timeProcess([
 ]);
 const CONNECTIONS = readFileSync(COUNT, 'utf8').length;
 
+// How many provider processes the host suite's hosts start: one host run whose process counts its spawns
+// (the hosts under test give their children a minimal environment, so they cannot count themselves).
+const SPAWNS = join(WORK, 'spawns.txt');
+const COUNTER = join(WORK, 'count-spawns.cjs');
+writeFileSync(SPAWNS, '');
+writeFileSync(
+  COUNTER,
+  `const cp = require('node:child_process');
+const spawn = cp.spawn;
+cp.spawn = function (...args) { require('node:fs').appendFileSync(${JSON.stringify(SPAWNS)}, 'x'); return spawn.apply(this, args); };
+`,
+);
+await timeProcess([NODE, '--require', COUNTER, BIN, 'host', '--out', join(WORK, 'out')]);
+const HOST_CONNECTIONS = readFileSync(SPAWNS, 'utf8').length;
+const SCRIPTED = [NODE, join(ROOT, 'dist', 'src', 'conformance', 'host', 'scripted-provider.cjs'), '{}'];
+
+/** Wall time of one process started directly (no shell between: the start-up figures are tens of ms). */
+function wallOf(argv: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${argv.join(' ')} exited ${code}`))));
+  });
+}
+const STARTS: Record<string, string[]> = { 'node -e 0': [NODE, '-e', '0'], '--version': [NODE, BIN, '--version'], '--help': [NODE, BIN, '--help'] };
+const STARTS_PER_RUN = 5;
+
+/** The host suite, profiled: the process's wall (and CPU), and the profile's busy share. */
+async function profiledHost(): Promise<Timed & { busy: number }> {
+  const dir = mkdtempSync(join(WORK, 'prof-host-'));
+  const t = await timeProcess([NODE, '--cpu-prof', '--cpu-prof-dir', dir, BIN, 'host', '--out', join(WORK, 'out')]);
+  const s = summariseProfile(onlyProfile(dir), ROOT);
+  rmSync(dir, { recursive: true, force: true });
+  return { ...t, busy: s.busyMs / s.wallMs };
+}
+
 const suite = (provider: string[], ...extra: string[]) => [NODE, BIN, 'stdio', ...extra, '--out', join(WORK, 'out'), '--', ...provider];
 const sides: Record<string, string[]> = {
   full: suite(PROVIDER),
@@ -84,30 +151,55 @@ const sides: Record<string, string[]> = {
   [`floor (${CONNECTIONS} connections)`]: [NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS)],
   'full, slow start': suite(SLOW),
   'one, slow start': suite(SLOW, '--tags', '@B3'),
+  [`host floor (${HOST_CONNECTIONS} in turn)`]: [NODE, BARE, JSON.stringify(SCRIPTED), String(HOST_CONNECTIONS), 'sequential'],
+  certify: [NODE, BIN, 'certify', '--out', join(WORK, 'out')],
 };
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const out: string[] = [`bench/suite — ${process.version}, ${cpus().length} CPUs, load average ${load()} at start; ${RUNS} interleaved runs of each`];
+out.push(`  the full provider suite opens ${CONNECTIONS} provider connections; the host suite's hosts start ${HOST_CONNECTIONS} provider processes`);
 
 if (!values['profile-only']) {
   const times: Record<string, Timed[]> = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  const starts: Record<string, number[]> = Object.fromEntries(Object.keys(STARTS).map((k) => [k, []]));
+  const host: Array<Timed & { busy: number }> = [];
   for (const argv of Object.values(sides)) await timeProcess(argv); // warm the page cache
+  for (const argv of Object.values(STARTS)) await wallOf(argv);
   for (let i = 0; i < RUNS; i++) {
-    for (const [name, argv] of Object.entries(sides)) times[name]!.push(await timeProcess(argv));
-    process.stderr.write(`run ${i + 1}/${RUNS}: ${Object.keys(sides).map((k) => `${k} ${seconds(times[k]![i]!.wallMs)}`).join(', ')}\n`);
+    for (let j = 0; j < STARTS_PER_RUN; j++) for (const [name, argv] of Object.entries(STARTS)) starts[name]!.push(await wallOf(argv));
+    for (const [name, argv] of Object.entries(sides)) {
+      times[name]!.push(await timeProcess(argv));
+      if (name === 'one') host.push(await profiledHost());
+    }
+    process.stderr.write(
+      `run ${i + 1}/${RUNS} (load ${load()}): ${Object.keys(STARTS).map((k) => `${k} ${(starts[k]!.at(-1)! / 1000).toFixed(3)} s`).join(', ')}, ` +
+        `host ${seconds(host[i]!.wallMs)} (busy ${(100 * host[i]!.busy).toFixed(0)} %), ${Object.keys(sides).map((k) => `${k} ${seconds(times[k]![i]!.wallMs)}`).join(', ')}\n`,
+    );
   }
   const m = (k: string) => median(times[k]!.map((t) => t.wallMs));
   const c = (k: string) => median(times[k]!.map((t) => t.cpuMs));
-  for (const k of Object.keys(sides)) out.push(`  ${k.padEnd(18)} wall ${seconds(m(k))}  cpu ${seconds(c(k))}   (min ${seconds(Math.min(...times[k]!.map((t) => t.wallMs)))}, max ${seconds(Math.max(...times[k]!.map((t) => t.wallMs)))})`);
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  const st = (k: string) => median(starts[k]!);
+  out.push(`  start-up (${RUNS * STARTS_PER_RUN} interleaved starts each, no shell between):`);
+  for (const k of Object.keys(STARTS)) out.push(`    ${k.padEnd(12)} wall ${(st(k) / 1000).toFixed(3)} s   ${(st(k) / st('node -e 0')).toFixed(2)}× node -e 0`);
+  out.push(`    --version / node -e 0: ${(st('--version') / st('node -e 0')).toFixed(2)}×  (target ≤ 2×: ${verdict(st('--version') <= 2 * st('node -e 0'))}); --help: ${(st('--help') / st('node -e 0')).toFixed(2)}×`);
+  for (const k of Object.keys(sides)) out.push(`  ${k.padEnd(18)} wall ${seconds(m(k))}  cpu ${seconds(c(k))}   (min ${seconds(Math.min(...times[k]!.map((t) => t.wallMs)))}, max ${seconds(Math.max(...times[k]!.map((t) => t.wallMs)))})`);
+  const hw = median(host.map((t) => t.wallMs));
+  const hb = median(host.map((t) => t.busy));
+  out.push(`  host (profiled)    wall ${seconds(hw)}  cpu ${seconds(median(host.map((t) => t.cpuMs)))}   busy ${(100 * hb).toFixed(0)} % of the profile's wall   (min ${seconds(Math.min(...host.map((t) => t.wallMs)))}, max ${seconds(Math.max(...host.map((t) => t.wallMs)))})`);
   const a = m('full') / m('one');
   const b = m('one') / m('bare');
   const extra = m('full, slow start') - m('full');
-  out.push(`  (a) full / one scenario:             ${a.toFixed(2)}×  (target ≤ 1.5×: ${verdict(a <= 1.5)})`);
+  const floor = m(`floor (${CONNECTIONS} connections)`);
+  out.push(`  full provider suite / its floor:     ${(m('full') / floor).toFixed(2)}×  (target ≤ 1.25×: ${verdict(m('full') <= 1.25 * floor)}); the checks of every scenario add ${seconds(m('full') - floor)} to the floor`);
+  out.push(`  (a) full / one scenario:             ${a.toFixed(2)}×  (target ≤ 1.5×: ${verdict(a <= 1.5)}); the floor / one scenario: ${(floor / m('one')).toFixed(2)}×`);
   out.push(`  (b) one scenario / bare cucumber:    ${b.toFixed(2)}×  (target ≤ 2×: ${verdict(b <= 2)})`);
   out.push(`  (c) slow-start extra, full suite:    ${seconds(extra)}  (target ≤ 2 s: ${verdict(extra <= 2000)}); one scenario: ${seconds(m('one, slow start') - m('one'))}`);
-  const floor = m(`floor (${CONNECTIONS} connections)`);
-  out.push(`  (a)'s floor: the full suite's ${CONNECTIONS} connections with no check at all / one scenario: ${(floor / m('one')).toFixed(2)}×; the checks of every scenario add ${seconds(m('full') - floor)} to it`);
+  const hf = m(`host floor (${HOST_CONNECTIONS} in turn)`);
+  out.push(`  host suite in-process:               ${seconds(hw)} (target ≤ 3 s: ${verdict(hw <= 3000)}), busy ${(100 * hb).toFixed(0)} % (target ≥ 80 %: ${verdict(hb >= 0.8)})`);
+  out.push(`    its floor, ${HOST_CONNECTIONS} provider processes started and handshaken in turn and nothing checked: ${seconds(hf)} (${(hf / hw).toFixed(2)}× the host suite)`);
+  out.push(`  certify:                             ${seconds(m('certify'))}  (target ≤ 3.5 s: ${verdict(m('certify') <= 3500)})`);
+  out.push(`  full provider suite / the public reference's compiled checker: not measured here (no such binary on this machine)`);
 }
 
 if (values.profile || values['profile-only']) {

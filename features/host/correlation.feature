@@ -13,7 +13,7 @@ Feature: Replies of a correlation-declaring provider are matched to their reques
       { "correlation": true, "concurrent": true, "echoGoal": true }
       """
     And the host under test has connected "pipelined"
-    When the host under test fans out the queries "the slow one delay=500" and "the fast one delay=0" at once
+    When the host under test fans out the queries "the slow one held=500" and "the fast one delay=0" at once
     Then each query to "pipelined" was answered with the frames of its own goal (H4)
 
   @H4

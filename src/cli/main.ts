@@ -1,33 +1,110 @@
 // cgp-conformance — the command-line entry point (bin). Subcommands live in ./commands/.
 // Exit codes (docs/architecture.md "Exit codes"): 0 no MUST failed (warnings allowed); 1 a MUST failed; 2 usage error or
 // unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
+import { importCommand } from './import-command.js';
 import { toolVersion } from '../util/tool-version.js';
 
 type Register = (program: Command) => void;
 
 /**
- * Every subcommand and where it lives. Load only what a run uses (docs/architecture.md "Performance"): a run names its command
- * first, so only that command's module (and what it imports) is loaded; help, and anything that is not a
- * known command name, loads them all (commander then lists them, or suggests the nearest).
+ * Every subcommand: its name, its line in the top-level help (the term and the description its module
+ * registers; test/cli/main-help.test.ts holds them equal), and where it lives. A run names its command
+ * first, so only that command's module (and what it imports) is loaded. `--version`, `--help`, `help` and
+ * anything that is not a known command name load none: the program then carries each command as its help
+ * line only, which is all commander needs to list them or suggest the nearest. `help <command>` loads that
+ * command.
  */
-const COMMANDS: ReadonlyArray<[string, () => Promise<Register>]> = [
-  ['validate', async () => (await import('./commands/validate.js')).registerValidateCommand],
-  ['provider', async () => (await import('./commands/provider.js')).registerProviderCommand],
-  ['stdio', async () => (await import('./commands/stdio.js')).registerStdioCommand],
-  ['http', async () => (await import('./commands/http.js')).registerHttpCommand],
-  ['host', async () => (await import('./commands/host.js')).registerHostCommand],
-  ['certify', async () => (await import('./commands/certify.js')).registerCertifyCommand],
-  ['report', async () => (await import('./commands/report.js')).registerReportCommand],
-  ['explain', async () => (await import('./commands/explain.js')).registerExplainCommand],
-  ['inspect', async () => (await import('./commands/inspect.js')).registerInspectCommand],
-  ['ingest', async () => (await import('./commands/ingest.js')).registerIngestCommand],
-  ['fuzz', async () => (await import('./commands/fuzz.js')).registerFuzzCommand],
-  ['replay', async () => (await import('./commands/replay.js')).registerReplayCommand],
+interface CommandEntry {
+  name: string;
+  /** The command's term in the top-level help, as commander prints it ("stdio [options] <command> [args...]"). */
+  term: string;
+  description: string;
+  load: () => Promise<Register>;
+}
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'validate',
+    term: 'validate [options] <files...>',
+    description:
+      'validate JSON or NDJSON CGP envelopes and lifecycle records (schema lint + protocol checks + record_hash); NDJSON is streamed (memory independent of its size), a JSON document (one object or an array) is read whole',
+    load: async () => (await importCommand<typeof import('./commands/validate.js')>('validate')).registerValidateCommand,
+  },
+  {
+    name: 'provider',
+    term: 'provider [options]',
+    description: 'serve the bundled reference provider "example-docs" (stdio by default)',
+    load: async () => (await importCommand<typeof import('./commands/provider.js')>('provider')).registerProviderCommand,
+  },
+  {
+    name: 'stdio',
+    term: 'stdio [options] <command> [args...]',
+    description: 'run the provider conformance suite against a stdio provider: cgp-conformance stdio [options] -- <command> [args...]',
+    load: async () => (await importCommand<typeof import('./commands/stdio.js')>('stdio')).registerStdioCommand,
+  },
+  {
+    name: 'http',
+    term: 'http [options] <url>',
+    description: 'run the provider conformance suite against an HTTP provider',
+    load: async () => (await importCommand<typeof import('./commands/http.js')>('http')).registerHttpCommand,
+  },
+  {
+    name: 'host',
+    term: 'host [options]',
+    description: 'run the host conformance suite against a host (default: the bundled reference host)',
+    load: async () => (await importCommand<typeof import('./commands/host.js')>('host')).registerHostCommand,
+  },
+  {
+    name: 'certify',
+    term: 'certify [options]',
+    description: 'certify the bundled provider (stdio + in-process) and the bundled host; merged coverage report',
+    load: async () => (await importCommand<typeof import('./commands/certify.js')>('certify')).registerCertifyCommand,
+  },
+  {
+    name: 'report',
+    term: 'report [options]',
+    description: 'rebuild coverage.{json,md,html} and badge.svg from the message files of earlier runs',
+    load: async () => (await importCommand<typeof import('./commands/report.js')>('report')).registerReportCommand,
+  },
+  {
+    name: 'explain',
+    term: 'explain [options] <id>',
+    description: 'explain an anchor or rule id: requirement, SPEC.md passage, interpretations, witnessing scenarios, red-team modes',
+    load: async () => (await importCommand<typeof import('./commands/explain.js')>('explain')).registerExplainCommand,
+  },
+  {
+    name: 'inspect',
+    term: 'inspect [options] <target...>',
+    description:
+      'handshake a provider, print its ack and the frames of one sample query (judges nothing): inspect [options] -- <command> [args...] | inspect [options] <url>',
+    load: async () => (await importCommand<typeof import('./commands/inspect.js')>('inspect')).registerInspectCommand,
+  },
+  {
+    name: 'ingest',
+    term: 'ingest [options] [files...]',
+    description: 'ingest a paste (logs, stack traces, tables, code, notes, paths) as a local CGP provider',
+    load: async () => (await importCommand<typeof import('./commands/ingest.js')>('ingest')).registerIngestCommand,
+  },
+  {
+    name: 'fuzz',
+    term: 'fuzz [options] <target...>',
+    description: 'fuzz a provider with hostile input: cgp-conformance fuzz [options] -- <command> [args...]  |  fuzz <url>',
+    load: async () => (await importCommand<typeof import('./commands/fuzz.js')>('fuzz')).registerFuzzCommand,
+  },
+  {
+    name: 'replay',
+    term: 'replay [options] <file> <target...>',
+    description: 'replay a fuzz transcript: cgp-conformance replay FILE [options] -- <command> [args...]  |  replay FILE <url>',
+    load: async () => (await importCommand<typeof import('./commands/replay.js')>('replay')).registerReplayCommand,
+  },
 ];
 
-/** The program with every command (`only`: just the named one, when it is one). */
-export async function buildProgram(only?: string): Promise<Command> {
+/**
+ * The program. `only` names the command a run chose: that command is loaded and registered, and the others
+ * are not there at all. Otherwise every command is there as its help line only (nothing loaded); with
+ * `every`, every command is loaded and registered (the help test compares the two).
+ */
+export async function buildProgram(only?: string, every = false): Promise<Command> {
   const program = new Command();
   program
     .name('cgp-conformance')
@@ -40,8 +117,14 @@ export async function buildProgram(only?: string): Promise<Command> {
     .configureOutput({ outputError: (text, write) => write(`cgp-conformance: ${text.trimEnd().replace(/\n+/g, ' ')}\n`) })
     .exitOverride()
     .hook('preAction', (_program, command) => refuseOptionsAsValues(command));
-  const chosen = COMMANDS.filter(([name]) => name === only);
-  for (const [, load] of chosen.length === 1 ? chosen : COMMANDS) (await load())(program);
+  const chosen = COMMANDS.find((c) => c.name === only);
+  if (chosen !== undefined) (await chosen.load())(program);
+  else if (every) for (const c of COMMANDS) (await c.load())(program);
+  else {
+    const terms = new Map(COMMANDS.map((c) => [c.name, c.term]));
+    program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd.name()) ?? new Help().subcommandTerm(cmd) });
+    for (const c of COMMANDS) program.command(c.name).description(c.description);
+  }
   return program;
 }
 
@@ -73,7 +156,8 @@ function refuseOptionsAsValues(command: Command): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = await buildProgram(argv[0]);
+  // `help <command>` is that command's help: load it
+  const program = await buildProgram(argv[0] === 'help' && COMMANDS.some((c) => c.name === argv[1]) ? argv[1] : argv[0]);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

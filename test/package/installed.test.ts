@@ -144,6 +144,21 @@ describe('the installed package (npm pack → npm install → read-only node_mod
     assert.match(readFileSync(join(project, 'b4.xml'), 'utf8'), /<testsuites name="cgp-conformance: example-docs 0\.1\.0"/);
   });
 
+  it('the bin is the one-file CLI; a node whose V8 rejects the build\'s code caches (other V8 flags, as another node version) compiles and runs the same code', () => {
+    const bin = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+    assert.equal(bin.bin['cgp-conformance'], 'dist/bundle/cli.cjs');
+    const v = npx(['cgp-conformance', '--version']);
+    assert.equal(v.status, 0, v.stderr);
+    assert.equal(v.stdout.trim(), bin.version);
+    // NODE_OPTIONS reaches every process: the CLI, and the bundled provider it starts, each compile as usual
+    const other = { NODE_OPTIONS: '--max-old-space-size=3000' };
+    const bundled = join(installed, 'dist', 'bundle', 'provider.cjs');
+    const r = npx(['cgp-conformance', 'stdio', '--tags', '@B3 or @H1', '--out', 'cgp-reports-other-v8', '--', process.execPath, bundled], other);
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /scenarios: [1-9]\d* passed, 0 failed/);
+    assert.doesNotMatch(r.stderr, /warning|cache/i);
+  });
+
   it('node_modules is unchanged after every run (tree hash before = after)', () => {
     assert.equal(treeHash(modules), before0);
   });

@@ -489,7 +489,7 @@ export function checkAuditExplainsDrops(offered: readonly ProviderAnswer[], comp
   return out;
 }
 
-// ── what a scripted provider serves (mirrors the defaults of scripted-provider.mjs) ─────────────────
+// ── what a scripted provider serves (mirrors the defaults of scripted-provider.cjs) ─────────────────
 
 export interface ScriptedFrame {
   id: string;

@@ -1,7 +1,7 @@
 /**
  * The scripted provider over HTTP, in process: the peer the host suite puts in front of a host's HTTP
  * transport (SPEC §4: C4, C7, C8). It listens on 127.0.0.1 ONLY (plaintext, or TLS with a certificate
- * minted for a non-loopback NAME), answers handshake/query/verify like scripted-provider.mjs, and RECORDS
+ * minted for a non-loopback NAME), answers handshake/query/verify like scripted-provider.cjs, and RECORDS
  * every request it received: the body (also appended, one line per request, to the scenario's record
  * file, so HostScenario.received(label) works for it), its headers (to see the bearer credential the host
  * attached) and whether it arrived over TLS.
@@ -10,7 +10,7 @@
  * §11) — only through `loopbackLookup`, an injected resolver that maps that one name to
  * 127.0.0.1 and refuses every other name. Nothing here ever dials or resolves a foreign address.
  *
- * Script members understood (a subset of scripted-provider.mjs's, same meaning):
+ * Script members understood (a subset of scripted-provider.cjs's, same meaning):
  *   name, version, protocol_version, correlation, egress, egress_scopes, kinds, ack, serve, errorCode,
  *   errorEnvelope, record (set by HostScenario.scripted)
  * HTTP-only members:

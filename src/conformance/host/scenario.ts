@@ -3,7 +3,7 @@
  * temporary directory) and the scripted providers the scenario puts in front of it. Steps call these
  * methods and the checks in ./checks.ts; nothing here decides conformance.
  *
- * Every provider is a real child process (src/conformance/host/scripted-provider.mjs) speaking NDJSON
+ * Every provider is a real child process (src/conformance/host/scripted-provider.cjs) speaking NDJSON
  * over pipes, and it records every line it RECEIVED — so "the provider never saw the payload" is an
  * observation of the wire, not of the host's own bookkeeping.
  */
@@ -34,9 +34,9 @@ export function isScenarioVerdict(err: unknown): boolean {
 }
 
 /** The scripted provider program (plain JS; the build copies it beside the compiled module). */
-export const SCRIPTED_PROVIDER = fileURLToPath(new URL('./scripted-provider.mjs', import.meta.url));
+export const SCRIPTED_PROVIDER = fileURLToPath(new URL('./scripted-provider.cjs', import.meta.url));
 
-/** What a scripted provider does (see the header of scripted-provider.mjs for every member). */
+/** What a scripted provider does (see the header of scripted-provider.cjs for every member). */
 export type ScriptedConfig = Record<string, unknown> & { name?: string };
 
 export interface HostSuiteConfig {

@@ -1,0 +1,67 @@
+// This checkout against another build of the toolkit (an earlier commit, built), side by side in one run,
+// interleaved (before, after, before, after, …) so the machine's load hits both alike: the CLI's start-up
+// against `node -e 0`, the host suite in-process (wall, and the busy share of its CPU profile) and certify.
+// Each side runs its own compiled CLI: the package's bin where it has one (dist/bundle/cli.cjs), else
+// dist/src/cli/bin.js.
+//
+// Run: npm run build && npx tsx bench/before-after.ts --before <dir: another checkout, `npm run build` done> [--runs 3]
+//   e.g. mkdir /tmp/before && git archive <commit> | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/ && (cd /tmp/before && npm run build)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { findPackageRoot } from '../src/util/package-root.js';
+import { onlyProfile, summariseProfile } from './lib/cpu-profile.js';
+import { median, seconds, timeProcess } from './lib/timing.js';
+
+const { values } = parseArgs({ options: { before: { type: 'string' }, runs: { type: 'string', default: '3' } } });
+if (values.before === undefined) throw new Error('give --before <dir>: another checkout of the toolkit, built');
+const RUNS = Number(values.runs);
+const NODE = process.execPath;
+const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-before-after-'));
+const binOf = (root: string) => [join(root, 'dist', 'bundle', 'cli.cjs'), join(root, 'dist', 'src', 'cli', 'bin.js')].find((f) => existsSync(f))!;
+const SIDES = { before: binOf(resolve(values.before)), after: binOf(findPackageRoot()) };
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+function wallOf(argv: readonly string[]): Promise<number> {
+  return new Promise((res, rej) => {
+    const t0 = performance.now();
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+    child.on('error', rej);
+    child.on('exit', (code) => (code === 0 ? res(performance.now() - t0) : rej(new Error(`${argv.join(' ')} exited ${code}`))));
+  });
+}
+
+type Side = keyof typeof SIDES;
+const r: Record<string, number[]> = {};
+const put = (k: string, v: number) => (r[k] ??= []).push(v);
+process.stderr.write(`before: ${SIDES.before}\nafter:  ${SIDES.after}\n`);
+for (let i = 0; i < RUNS; i++) {
+  for (let j = 0; j < 5; j++) {
+    put('node -e 0', await wallOf([NODE, '-e', '0']));
+    for (const s of Object.keys(SIDES) as Side[]) {
+      put(`${s} --version`, await wallOf([NODE, SIDES[s], '--version']));
+      put(`${s} --help`, await wallOf([NODE, SIDES[s], '--help']));
+    }
+  }
+  for (const s of Object.keys(SIDES) as Side[]) {
+    const dir = mkdtempSync(join(WORK, 'prof-'));
+    const t = await timeProcess([NODE, '--cpu-prof', '--cpu-prof-dir', dir, SIDES[s], 'host', '--out', join(WORK, s)]);
+    const p = summariseProfile(onlyProfile(dir), findPackageRoot());
+    put(`${s} host`, t.wallMs);
+    put(`${s} host busy`, p.busyMs / p.wallMs);
+  }
+  for (const s of Object.keys(SIDES) as Side[]) put(`${s} certify`, (await timeProcess([NODE, SIDES[s], 'certify', '--out', join(WORK, s)])).wallMs);
+  process.stderr.write(`run ${i + 1}/${RUNS} (load ${load()}): host ${seconds(r['before host']!.at(-1)!)} → ${seconds(r['after host']!.at(-1)!)}, certify ${seconds(r['before certify']!.at(-1)!)} → ${seconds(r['after certify']!.at(-1)!)}\n`);
+}
+const m = (k: string) => median(r[k]!);
+const node0 = m('node -e 0');
+const out = [`bench/before-after — ${process.version}, ${cpus().length} CPUs, ${RUNS} interleaved runs (start-up: ${RUNS * 5} starts each), load average ${load()} at end`];
+out.push(`                       before                after`);
+out.push(`  node -e 0            ${(node0 / 1000).toFixed(3)} s`);
+for (const k of ['--version', '--help']) out.push(`  ${k.padEnd(20)} ${(m(`before ${k}`) / 1000).toFixed(3)} s  ${(m(`before ${k}`) / node0).toFixed(2)}×     ${(m(`after ${k}`) / 1000).toFixed(3)} s  ${(m(`after ${k}`) / node0).toFixed(2)}× node -e 0`);
+out.push(`  host suite           ${seconds(m('before host'))} busy ${(100 * m('before host busy')).toFixed(0)} %   ${seconds(m('after host'))} busy ${(100 * m('after host busy')).toFixed(0)} %   after/before ${(m('after host') / m('before host')).toFixed(2)}×`);
+out.push(`  certify              ${seconds(m('before certify'))}              ${seconds(m('after certify'))}              after/before ${(m('after certify') / m('before certify')).toFixed(2)}×`);
+process.stdout.write(out.join('\n') + '\n');
+rmSync(WORK, { recursive: true, force: true });
