@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { checkFieldStability, inventorySchemaDir, readInventory } from '../src/conformance/types-stability.js';
+import { checkFieldStability, inventorySchemaDir, readInventory } from '../src/conformance/types/types-stability.js';
 
 const { values } = parseArgs({
   options: { schema: { type: 'string' }, out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' } },

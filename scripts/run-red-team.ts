@@ -2,7 +2,7 @@
 // ids it breaks (docs/architecture.md "Misbehaviour manifest", "Red team economics").
 //
 //   npm run red-team [-- --concurrency 2] [--mode <mode> …] [--baseline red-team.baseline.json] [--out reports/]
-//                    [--manifest src/provider/misbehaviours.ts] [--runner src/conformance/run-suite.ts]
+//                    [--manifest src/provider/misbehaviours.ts] [--runner src/conformance/run/run-suite.ts]
 //                    [--run-timeout 300]
 //
 // For each mode: runSuite({side, misbehave: mode, tags: '@A or @B', reportName: '<mode>',
@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
         baseline: { type: 'string' },
         out: { type: 'string', default: 'reports' },
         manifest: { type: 'string' },
-        runner: { type: 'string', default: 'src/conformance/run-suite.ts' },
+        runner: { type: 'string', default: 'src/conformance/run/run-suite.ts' },
         side: { type: 'string', default: 'provider' },
         'run-timeout': { type: 'string', default: '300' },
         'run-one': { type: 'string' },

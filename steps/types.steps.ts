@@ -1,12 +1,12 @@
 // Published types (U4): the schema every generated type and validator derives from keeps every
-// contextgraph/1.0 field with its name and type. Thin: src/conformance/types-stability.ts inventories the
+// contextgraph/1.0 field with its name and type. Thin: src/conformance/types/types-stability.ts inventories the
 // schema directory and compares it with the frozen 1.0 inventory (vectors/schema-inventory-1.0.json).
 // The schema directory is CGP_SCHEMA_DIR when set (so a mutated copy can be put under test), else schema/.
 import { join, resolve } from 'node:path';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { readFileSync } from 'node:fs';
-import { checkAuthoringStrict } from '../src/conformance/authoring-strict.js';
-import { checkFieldStability, inventorySchemaDir, readInventory, type InventoryField } from '../src/conformance/types-stability.js';
+import { checkAuthoringStrict } from '../src/conformance/types/authoring-strict.js';
+import { checkFieldStability, inventorySchemaDir, readInventory, type InventoryField } from '../src/conformance/types/types-stability.js';
 import type { Finding } from '../src/protocol/findings.js';
 import { findPackageRoot } from '../src/util/package-root.js';
 import type { ProviderWorld } from './world.js';

@@ -12,8 +12,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import type { RunSuiteResult } from '../conformance/run-suite.js';
-import { EXIT_HARNESS_ERROR } from '../conformance/exit-codes.js';
+import type { RunSuiteResult } from '../conformance/run/run-suite.js';
+import { EXIT_HARNESS_ERROR } from '../conformance/run/exit-codes.js';
 import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
 import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
 import { renderJunit } from '../conformance/report/junit.js';

@@ -6,8 +6,8 @@
  * error · 3 the target never answered the handshake · 4 harness error (the run is inconclusive).
  */
 import type { Command } from 'commander';
-import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../conformance/run-suite.js';
-import { EXIT_USAGE, exitCodesHelp } from '../conformance/exit-codes.js';
+import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../conformance/run/run-suite.js';
+import { EXIT_USAGE, exitCodesHelp } from '../conformance/run/exit-codes.js';
 import { jsonReport, textReport } from '../conformance/suite/cli-report.js';
 import { ConfigError } from '../conformance/suite/config.js';
 import { toolVersion } from '../util/tool-version.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Command } from 'commander';
-import { EXIT_CODE_MEANINGS, EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../src/conformance/exit-codes.js';
+import { EXIT_CODE_MEANINGS, EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../src/conformance/run/exit-codes.js';
 import * as library from '../../src/index.js';
 import { addCommonSuiteOptions } from '../../src/cli/suite-command.js';
 

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadCatalogue } from '../../src/catalogue/index.js';
-import { explain, nearestIds } from '../../src/conformance/explain.js';
+import { explain, nearestIds } from '../../src/conformance/explain/explain.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();

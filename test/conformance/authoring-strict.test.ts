@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAuthoringStrict, typoProbes, TYPO } from '../../src/conformance/authoring-strict.js';
+import { checkAuthoringStrict, typoProbes, TYPO } from '../../src/conformance/types/authoring-strict.js';
 
 const samples = readFileSync('examples/session.ndjson', 'utf8')
   .split('\n')

@@ -1,7 +1,7 @@
 // The streaming NDJSON line splitter: whatever the chunk boundaries, the lines of the whole-text split.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FileLineSplitter } from '../../src/conformance/file-line-splitter.js';
+import { FileLineSplitter } from '../../src/conformance/validate/file-line-splitter.js';
 import { prng } from '../../src/util/prng.js';
 
 function split(chunks: Array<Buffer | string>): Array<[number, string | undefined]> {

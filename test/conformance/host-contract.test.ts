@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runSuite } from '../../src/conformance/run-suite.js';
+import { runSuite } from '../../src/conformance/run/run-suite.js';
 
 const HONEST = fileURLToPath(new URL('./fixtures/honest-host.ts', import.meta.url));
 const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-host-contract-'));

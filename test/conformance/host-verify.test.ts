@@ -29,7 +29,7 @@ import {
   checkUsageBillsServed,
 } from '../../src/conformance/host/checks-usage.js';
 import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scenario.js';
-import { checkFieldStability, inventorySchemaDir, readInventory } from '../../src/conformance/types-stability.js';
+import { checkFieldStability, inventorySchemaDir, readInventory } from '../../src/conformance/types/types-stability.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
 import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';
 import type { ReceivedFrame } from '../../src/host/types.js';

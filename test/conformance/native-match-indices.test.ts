@@ -1,4 +1,4 @@
-// Step matching with native match indices (src/conformance/native-match-indices.ts): the stand-in
+// Step matching with native match indices (src/conformance/run/native-match-indices.ts): the stand-in
 // gives what the regexp-match-indices polyfill gives, on every step definition of both suites against every
 // step of the features, and a suite run uses it (regexp-tree is never loaded).
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { execWithIndices, polyfillPath } from '../../src/conformance/native-match-indices.js';
+import { execWithIndices, polyfillPath } from '../../src/conformance/run/native-match-indices.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();

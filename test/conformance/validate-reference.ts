@@ -3,10 +3,10 @@
 // the streamed path must match, finding for finding (test/conformance/validate-stream.test.ts).
 import { checkEnvelope, checkRecordHash, type Finding } from '../../src/protocol/index.js';
 import { validateEnvelope, validateRecord, type SchemaProfile } from '../../src/schema/validate.js';
-import type { LocatedFinding, StreamModeVerdict } from '../../src/conformance/lint-messages.js';
-import { classify } from '../../src/conformance/lint-messages.js';
-import type { MessageItem } from '../../src/conformance/read-messages.js';
-import { UnreadableInputError } from '../../src/conformance/read-messages.js';
+import type { LocatedFinding, StreamModeVerdict } from '../../src/conformance/validate/lint-messages.js';
+import { classify } from '../../src/conformance/validate/lint-messages.js';
+import type { MessageItem } from '../../src/conformance/validate/read-messages.js';
+import { UnreadableInputError } from '../../src/conformance/validate/read-messages.js';
 
 export interface ReferenceReport {
   profile: SchemaProfile;

@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { QUERY_WINDOW } from '../../src/conformance/lint-messages.js';
-import { UnreadableInputError } from '../../src/conformance/read-messages.js';
-import { renderValidateText, runValidate, validateJsonPieces, writePieces, type ValidateOptions, type ValidateReport } from '../../src/conformance/validate-run.js';
+import { QUERY_WINDOW } from '../../src/conformance/validate/lint-messages.js';
+import { UnreadableInputError } from '../../src/conformance/validate/read-messages.js';
+import { renderValidateText, runValidate, validateJsonPieces, writePieces, type ValidateOptions, type ValidateReport } from '../../src/conformance/validate/validate-run.js';
 import { prng } from '../../src/util/prng.js';
 import { referenceValidate } from './validate-reference.js';
 

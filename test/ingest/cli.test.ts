@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { runSuite } from '../../src/conformance/run-suite.js';
+import { runSuite } from '../../src/conformance/run/run-suite.js';
 import { EXAMPLE_DIR, EXAMPLE_FILES, EXAMPLE_INTENT, ROOT } from './helpers.js';
 
 const BIN = join(ROOT, 'src', 'cli', 'bin.ts');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
-import { buildQuery, parseTargetLine, replayFile, splitCommandLine, startInspector, targetLine, type Inspector } from '../../src/conformance/inspect-web/server.js';
+import { buildQuery, parseTargetLine, replayFile, splitCommandLine, startInspector, targetLine, type Inspector } from '../../src/conformance/inspect/web/server.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();

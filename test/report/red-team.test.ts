@@ -1,5 +1,5 @@
 // The red team's verdict logic on synthetic scenario results, then end to end with the fixture runner
-// (same interface as src/conformance/run-suite.ts) and the fixture manifests.
+// (same interface as src/conformance/run/run-suite.ts) and the fixture manifests.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

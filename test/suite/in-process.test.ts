@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runSuite } from '../../src/conformance/run-suite.js';
+import { runSuite } from '../../src/conformance/run/run-suite.js';
 
 const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-in-process-'));
 const TAGS = '@P3 or @S6.4.1-in-process-reference or @S6.4.1-no-reference-over-transport';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MAX_FINDINGS_WITH_EVIDENCE, reportFindings } from '../../src/conformance/suite/cli-report.js';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
-import type { WireEntry } from '../../src/conformance/evidence.js';
+import type { WireEntry } from '../../src/conformance/evidence/evidence.js';
 
 describe('JSON report of a flood', () => {
   it('10 000 findings over a 10 000-line transcript: bounded evidence, the report serialises', () => {

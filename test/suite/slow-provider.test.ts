@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runSuite, type RunSuiteResult } from '../../src/conformance/run-suite.js';
+import { runSuite, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run-suite.js';
+import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 

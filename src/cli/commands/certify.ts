@@ -5,8 +5,8 @@
 // anchor witnessed, no MUST failed) · 1 not · 3 the bundled provider never answered · 4 harness error.
 import type { Command } from 'commander';
 import { verdictText, writeCoverage } from '../../conformance/report/index.js';
-import { resolveReportsDir } from '../../conformance/reports-dir.js';
-import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../conformance/run-suite.js';
+import { resolveReportsDir } from '../../conformance/run/reports-dir.js';
+import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../conformance/run/run-suite.js';
 import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, exitCodeOf, jsonReport } from '../../conformance/suite/cli-report.js';
 import { ConfigError } from '../../conformance/suite/config.js';
 import { EXIT_CODES_HELP, exitSoon, parseMs, usageError } from '../suite-command.js';

@@ -2,7 +2,7 @@
 // interpretations that apply, the scenarios that witness it, the red-team modes that prove its check can fail,
 // and the command that runs just those scenarios. Exit codes: 0 explained; 2 unknown id (nearest ids suggested).
 import type { Command } from 'commander';
-import { explain, nearestIds, renderExplanation } from '../../conformance/explain.js';
+import { explain, nearestIds, renderExplanation } from '../../conformance/explain/explain.js';
 import { CAPABILITY_TABLE, NEVER_WAIVED, renderCapabilityTable } from '../../conformance/host/capabilities.js';
 
 export function registerExplainCommand(program: Command): void {

@@ -6,7 +6,7 @@
 // Progress goes to stderr; with --json, stdout carries only the JSON summary.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../conformance/exit-codes.js';
+import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../conformance/run/exit-codes.js';
 import { DEFAULT_FUZZ_MAX_LINE_BYTES, runFuzz, type FuzzRunResult, type FuzzTarget } from '../../conformance/fuzz/index.js';
 
 

@@ -4,7 +4,7 @@
 // 2 usage; 3 it never answered the handshake. With --web: an interactive page instead (docs/inspector.md);
 // exit 0 once it stopped.
 import type { Command } from 'commander';
-import { inspect, renderInspection } from '../../conformance/inspect.js';
+import { inspect, renderInspection } from '../../conformance/inspect/inspect.js';
 import { ConfigError } from '../../conformance/suite/config.js';
 import { parseMs } from '../suite-command.js';
 
@@ -51,7 +51,7 @@ export function registerInspectCommand(program: Command): void {
         } else target = { kind: 'stdio' as const, command: first, args: words.slice(1) };
         if (opts.web) {
           // loaded only when asked for: the plain inspect never loads the web inspector
-          const { serveInspector } = await import('../../conformance/inspect-web/cli.js');
+          const { serveInspector } = await import('../../conformance/inspect/web/cli.js');
           process.exitCode = await serveInspector({ target, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
           return;
         }

@@ -4,7 +4,7 @@
 // reproduces · 2 usage or an unreadable transcript · 3 the target never answered the handshake · 4 harness error.
 import type { Command } from 'commander';
 import { readTranscript, replayLines, TranscriptFileError, type FuzzTarget } from '../../conformance/fuzz/index.js';
-import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../conformance/exit-codes.js';
+import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../conformance/run/exit-codes.js';
 import { FuzzUsageError, positiveInt, targetOf } from './fuzz.js';
 
 export function registerReplayCommand(program: Command): void {

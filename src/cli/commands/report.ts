@@ -5,7 +5,7 @@
 // tag/finding names an id the catalogue does not have; 2 usage error or unreadable message file.
 import type { Command } from 'commander';
 import { inferSide, MalformedMessagesError, UnknownCatalogueIdError, verdictText, writeCoverage, type RunSide } from '../../conformance/report/index.js';
-import { resolveReportsDir } from '../../conformance/reports-dir.js';
+import { resolveReportsDir } from '../../conformance/run/reports-dir.js';
 import { ConfigError } from '../../conformance/suite/config.js';
 import { EXIT_MUST_FAILED, EXIT_OK } from '../../conformance/suite/cli-report.js';
 import { usageError } from '../suite-command.js';

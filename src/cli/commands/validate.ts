@@ -3,10 +3,10 @@
 // Light to import (docs/architecture.md "Performance"): only types and commander here;
 // the reader, the linter and the schema validators are loaded by the action.
 import type { Command } from 'commander';
-import type { ValidateReport } from '../../conformance/validate-run.js';
+import type { ValidateReport } from '../../conformance/validate/validate-run.js';
 import type { SchemaProfile } from '../../schema/validate.js';
 
-export type { ValidateReport } from '../../conformance/validate-run.js';
+export type { ValidateReport } from '../../conformance/validate/validate-run.js';
 
 interface ValidateOptions {
   json?: boolean;
@@ -15,7 +15,7 @@ interface ValidateOptions {
 
 /** Validates each source (NDJSON streamed, a JSON document read whole); throws UnreadableInputError. */
 export async function runValidate(sources: string[], profile: SchemaProfile): Promise<ValidateReport> {
-  const run = await import('../../conformance/validate-run.js');
+  const run = await import('../../conformance/validate/validate-run.js');
   return run.runValidate(sources, profile);
 }
 
@@ -35,7 +35,7 @@ export function registerValidateCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const [run, { UnreadableInputError }] = await Promise.all([import('../../conformance/validate-run.js'), import('../../conformance/read-messages.js')]);
+      const [run, { UnreadableInputError }] = await Promise.all([import('../../conformance/validate/validate-run.js'), import('../../conformance/validate/read-messages.js')]);
       let report: ValidateReport;
       try {
         report = await run.runValidate(files, opts.profile);

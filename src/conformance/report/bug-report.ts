@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCatalogueEntry } from '../../catalogue/index.js';
 import { idsInterpreted, interpretationsFor, specSection, type Interpretation } from '../../catalogue/documents.js';
-import { formatTranscript } from '../evidence.js';
+import { formatTranscript } from '../evidence/evidence.js';
 import type { ReportFinding } from '../suite/cli-report.js';
 
 export interface BugReportContext {

@@ -61,7 +61,7 @@ export { renderBugReport, writeBugReports, bugReportFile, type BugReportContext 
 export { readKnownFailures, applyKnownFailures, KnownFailuresError, type KnownFailure, type KnownFailuresOutcome } from './known-failures.js';
 export { verdictText, writeCoverage, type WrittenCoverage } from './write.js';
 export { renderMarkdown } from './render-markdown.js';
-export { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE } from '../attachments.js';
+export { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE } from '../evidence/attachments.js';
 export { PROTOCOL_VERSION } from '../../protocol/version.js';
 export {
   MalformedMessagesError,

@@ -4,7 +4,7 @@
  * its message and the wire transcript that proves it; warnings go to <system-out>; a not-applicable
  * scenario is <skipped message="reason"/>; a harness error is an <error> (inconclusive, not a finding).
  */
-import { formatTranscript } from '../evidence.js';
+import { formatTranscript } from '../evidence/evidence.js';
 import { failingIds } from './known-failures.js';
 import type { ScenarioSummary, SuiteSummary } from '../suite/summary.js';
 

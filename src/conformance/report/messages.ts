@@ -4,7 +4,7 @@
 // transitive dependency we do not import).
 
 import { readFileSync } from 'node:fs';
-import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../attachments.js';
+import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../evidence/attachments.js';
 import { MalformedMessagesError, type Finding } from './types.js';
 
 /** A scenario's outcome for the last attempt cucumber made. */

@@ -18,7 +18,7 @@ import { readMessagesFile, type ScenarioResult } from './messages.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { WitnessStatus } from './types.js';
 
-// ── the suite-runner contract (src/conformance/run-suite.ts) ──────────────────────────────────────────────
+// ── the suite-runner contract (src/conformance/run/run-suite.ts) ──────────────────────────────────────────────
 
 export interface SuiteRunOptions {
   side: 'provider' | 'host';

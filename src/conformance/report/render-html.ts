@@ -10,7 +10,7 @@
 import type { Catalogue, CatalogueEntry } from '../../catalogue/index.js';
 import { loadCatalogue } from '../../catalogue/index.js';
 import { specSection, type SpecSection } from '../../catalogue/documents.js';
-import type { WireEntry } from '../evidence.js';
+import type { WireEntry } from '../evidence/evidence.js';
 import type { ScenarioSummary, TargetIdentity } from '../suite/summary.js';
 import { conformanceVerdict } from './build.js';
 import { bySection, countStatuses, failedBy, sectionsOf } from './render-common.js';

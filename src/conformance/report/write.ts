@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureReportsDir } from '../reports-dir.js';
+import { ensureReportsDir } from '../run/reports-dir.js';
 import { renderBadge } from './badge.js';
 import { buildCoverage, conformanceVerdict, type ConformanceVerdict } from './build.js';
 import { renderHtml } from './render-html.js';

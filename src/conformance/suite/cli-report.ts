@@ -8,8 +8,8 @@
  * Harness errors are counted apart: they fail the run (it is inconclusive) but are never listed as findings.
  */
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
-import type { RunSuiteResult } from '../run-suite.js';
-import type { WireEntry } from '../evidence.js';
+import type { RunSuiteResult } from '../run/run-suite.js';
+import type { WireEntry } from '../evidence/evidence.js';
 import type { ScenarioSummary, SuiteSummary } from './summary.js';
 
 /**
@@ -93,8 +93,8 @@ export function reportTarget(result: RunSuiteResult): Record<string, unknown> {
 
 export type { ScenarioSummary };
 
-export { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
-import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK } from '../exit-codes.js';
+export { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE } from '../run/exit-codes.js';
+import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK } from '../run/exit-codes.js';
 
 /**
  * 3 never answered; 0 success; 1 when a scenario failed on a finding about the target (a definite MUST

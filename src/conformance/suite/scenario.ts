@@ -9,7 +9,7 @@ import type { Finding } from '../../protocol/findings.js';
 import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { RawEnvelope } from '../../transport/ndjson.js';
-import { WireRecorder, type WireEntry } from '../evidence.js';
+import { WireRecorder, type WireEntry } from '../evidence/evidence.js';
 import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyContext } from './checks.js';
 import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';

@@ -9,11 +9,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runSuite } from '../run-suite.js';
-import { buildCoverage, conformanceVerdict } from '../report/build.js';
-import { renderHtml } from '../report/render-html.js';
-import { exitCodeOf } from '../suite/cli-report.js';
-import { describeError } from '../suite/errors.js';
+import { runSuite } from '../../run/run-suite.js';
+import { buildCoverage, conformanceVerdict } from '../../report/build.js';
+import { renderHtml } from '../../report/render-html.js';
+import { exitCodeOf } from '../../suite/cli-report.js';
+import { describeError } from '../../suite/errors.js';
 
 interface ChildArgs {
   target: { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findPackageRoot } from '../../util/package-root.js';
+import { findPackageRoot } from '../../../util/package-root.js';
 import type { InspectTarget } from './link.js';
 
 /** This module runs as TypeScript under tsx (a checkout) rather than compiled (dist/, or a bundle of it). */
@@ -18,7 +18,7 @@ const TYPESCRIPT = fileURLToPath(import.meta.url).endsWith('.ts');
 /** A module of this directory, as the file a fresh process or cucumber loads (read from the package root). */
 export function moduleFile(name: string): string {
   const root = findPackageRoot();
-  return TYPESCRIPT ? join(root, 'src', 'conformance', 'inspect-web', `${name}.ts`) : join(root, 'dist', 'src', 'conformance', 'inspect-web', `${name}.js`);
+  return TYPESCRIPT ? join(root, 'src', 'conformance', 'inspect', 'web', `${name}.ts`) : join(root, 'dist', 'src', 'conformance', 'inspect', 'web', `${name}.js`);
 }
 
 export interface SuiteProgress {

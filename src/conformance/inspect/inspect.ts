@@ -4,14 +4,14 @@
  * each frame: id, kind, representation, token_cost and whether it recomputes (B3: ceil(bytes/4)), whether its
  * content_digest recomputes (SHA-256 of the inline content), a provenance summary and its relations.
  */
-import { isJsonObject, type JsonObject } from '../protocol/json-value.js';
-import { budgetTokens } from '../protocol/token-cost.js';
-import { sha256Digest } from '../protocol/digest.js';
-import { PROTOCOL_VERSION } from '../protocol/version.js';
-import { resolveSuiteConfig } from './suite/config.js';
-import { describeError } from './suite/errors.js';
-import { ackOf, neverAnswered, performHandshake } from './suite/handshake.js';
-import { openSession } from './suite/session.js';
+import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
+import { budgetTokens } from '../../protocol/token-cost.js';
+import { sha256Digest } from '../../protocol/digest.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import { resolveSuiteConfig } from '../suite/config.js';
+import { describeError } from '../suite/errors.js';
+import { ackOf, neverAnswered, performHandshake } from '../suite/handshake.js';
+import { openSession } from '../suite/session.js';
 
 export interface InspectOptions {
   target: { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };

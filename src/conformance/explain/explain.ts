@@ -4,10 +4,10 @@
  * apply, the scenarios that witness it, the misbehaviour modes and host variants that prove its check can
  * fail, and the command that runs just those scenarios.
  */
-import { findCatalogueEntry, loadCatalogue, type CatalogueEntry } from '../catalogue/index.js';
-import { interpretationsFor, specPassage, specSection } from '../catalogue/documents.js';
-import { HOST_MISBEHAVIOURS } from './host/variants/manifest.js';
-import { MISBEHAVIOURS } from '../provider/misbehaviours.js';
+import { findCatalogueEntry, loadCatalogue, type CatalogueEntry } from '../../catalogue/index.js';
+import { interpretationsFor, specPassage, specSection } from '../../catalogue/documents.js';
+import { HOST_MISBEHAVIOURS } from '../host/variants/manifest.js';
+import { MISBEHAVIOURS } from '../../provider/misbehaviours.js';
 import { scenariosWitnessing, type IndexedScenario } from './feature-index.js';
 
 export interface Explanation {

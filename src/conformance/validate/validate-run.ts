@@ -3,7 +3,7 @@
 // respected (no whole-report string). Loaded by the command's action only (src/cli/commands/validate.ts).
 import { MessageLinter, type LocatedFinding, type StreamModeVerdict } from './lint-messages.js';
 import { readMessages, type ReadStats } from './read-messages.js';
-import type { SchemaProfile } from '../schema/validate.js';
+import type { SchemaProfile } from '../../schema/validate.js';
 
 export interface ValidateReport {
   profile: SchemaProfile;

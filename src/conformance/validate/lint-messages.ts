@@ -1,8 +1,8 @@
 // Lints a stream of CGP messages: schema validation (strict lint or interop profile), the
 // src/protocol checks, and record_hash recomputation for lifecycle records. Every finding names
 // its anchor or rule id and a JSON pointer. Used by `cgp-conformance validate`.
-import { validateEnvelope, validateRecord, type SchemaIssue, type SchemaProfile } from '../schema/validate.js';
-import { checkEnvelope, checkRecordHash, type Finding } from '../protocol/index.js';
+import { validateEnvelope, validateRecord, type SchemaIssue, type SchemaProfile } from '../../schema/validate.js';
+import { checkEnvelope, checkRecordHash, type Finding } from '../../protocol/index.js';
 import type { MessageItem } from './read-messages.js';
 
 export interface LocatedFinding extends Finding {

@@ -11,8 +11,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { violation, type Finding } from '../protocol/findings.js';
-import { validateEnvelope } from '../schema/validate.js';
+import { violation, type Finding } from '../../protocol/findings.js';
+import { validateEnvelope } from '../../schema/validate.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: InstanceType<typeof Ajv2020>) => void;
 const ENVELOPE_ID = 'https://contextgraphprotocol.org/schema/v1/contextgraph-envelope.schema.json';

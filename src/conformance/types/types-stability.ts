@@ -21,8 +21,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { violation, type Finding } from '../protocol/findings.js';
-import { isJsonObject } from '../util/json.js';
+import { violation, type Finding } from '../../protocol/findings.js';
+import { isJsonObject } from '../../util/json.js';
 
 type Schema = Record<string, unknown> | boolean;
 

@@ -3,11 +3,11 @@
  * the page's small script swaps in after each action (connection view, one exchange, one wire line, suite
  * progress). Pure functions of what the link observed; every value from the peer is HTML-escaped.
  */
-import { budgetTokens, utf8ByteLength } from '../../protocol/token-cost.js';
-import { sha256Digest } from '../../protocol/digest.js';
-import type { Finding } from '../../protocol/findings.js';
-import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
-import { explain, renderExplanation } from '../explain.js';
+import { budgetTokens, utf8ByteLength } from '../../../protocol/token-cost.js';
+import { sha256Digest } from '../../../protocol/digest.js';
+import type { Finding } from '../../../protocol/findings.js';
+import { isJsonObject, type JsonObject } from '../../../protocol/json-value.js';
+import { explain, renderExplanation } from '../../explain/explain.js';
 import type { Exchange, FrameRow, PeerState, ProviderLink, WireEntry } from './link.js';
 
 export function esc(v: unknown): string {

@@ -3,7 +3,7 @@
  * stops — the page closed, "Stop" on the page, or Ctrl-C / SIGTERM. Exit code 0 once everything it started
  * (the provider connection, a running suite) is gone.
  */
-import { MISBEHAVIOURS } from '../../provider/misbehaviours.js';
+import { MISBEHAVIOURS } from '../../../provider/misbehaviours.js';
 import { startInspector } from './server.js';
 import type { InspectTarget } from './link.js';
 

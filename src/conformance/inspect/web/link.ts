@@ -6,18 +6,18 @@
  * verifier (F7/F11–F13, with a verdict per frame: F8/F9), every inbound line through checkLines (framing).
  * Every read is bounded by the timeout; a provider that dies, stalls or prints garbage is reported as such.
  */
-import type { AttesterKeyInput, CommittedFrame } from '../../attest/types.js';
-import { verifyFrameAttestations, type FrameVerdict } from '../../attest/verify.js';
-import type { Finding } from '../../protocol/findings.js';
-import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
-import { PROTOCOL_VERSION } from '../../protocol/version.js';
-import type { RawEnvelope } from '../../transport/ndjson.js';
-import { checkLines, checkReply, type ReplyContext } from '../suite/checks.js';
-import { resolveSuiteConfig, type SuiteTimeouts } from '../suite/config.js';
-import { describeError } from '../suite/errors.js';
-import { ackOf, judgeInFamily, neverAnswered, performHandshake, type HandshakeOutcome } from '../suite/handshake.js';
-import { verifyAnswer } from '../suite/probes/attestation.js';
-import { openSession, type AnySession, type InboundLine, type TappedLine } from '../suite/session.js';
+import type { AttesterKeyInput, CommittedFrame } from '../../../attest/types.js';
+import { verifyFrameAttestations, type FrameVerdict } from '../../../attest/verify.js';
+import type { Finding } from '../../../protocol/findings.js';
+import { isJsonObject, type JsonObject } from '../../../protocol/json-value.js';
+import { PROTOCOL_VERSION } from '../../../protocol/version.js';
+import type { RawEnvelope } from '../../../transport/ndjson.js';
+import { checkLines, checkReply, type ReplyContext } from '../../suite/checks.js';
+import { resolveSuiteConfig, type SuiteTimeouts } from '../../suite/config.js';
+import { describeError } from '../../suite/errors.js';
+import { ackOf, judgeInFamily, neverAnswered, performHandshake, type HandshakeOutcome } from '../../suite/handshake.js';
+import { verifyAnswer } from '../../suite/probes/attestation.js';
+import { openSession, type AnySession, type InboundLine, type TappedLine } from '../../suite/session.js';
 
 export type InspectTarget = { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };
 

@@ -23,17 +23,17 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
-import { PROTOCOL_VERSION } from '../protocol/version.js';
-import { findPackageRoot } from '../util/package-root.js';
-import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from './suite/config.js';
-import { describeError, isTargetError } from './suite/errors.js';
-import { ackOf, neverAnswered, performHandshake } from './suite/handshake.js';
-import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from './suite/runtime.js';
-import type { HostRunParameters } from './host/runtime.js';
+import { PROTOCOL_VERSION } from '../../protocol/version.js';
+import { findPackageRoot } from '../../util/package-root.js';
+import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from '../suite/config.js';
+import { describeError, isTargetError } from '../suite/errors.js';
+import { ackOf, neverAnswered, performHandshake } from '../suite/handshake.js';
+import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from '../suite/runtime.js';
+import type { HostRunParameters } from '../host/runtime.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
 import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
-import { openSession, StdioSession } from './suite/session.js';
-import { summarize, type CucumberMessage, type SuiteSummary } from './suite/summary.js';
+import { openSession, StdioSession } from '../suite/session.js';
+import { summarize, type CucumberMessage, type SuiteSummary } from '../suite/summary.js';
 
 export interface RunSuiteOptions {
   /** provider: features/provider against a provider target; host: features/host against a host. */
@@ -279,7 +279,7 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const config = resolveSuiteConfig({ ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
   const paths = outputPaths(opts);
   // loaded here: a provider run never loads the host suite's code
-  const fromEnv = (await import('./host/runtime.js')).hostParametersFromEnv();
+  const fromEnv = (await import('../host/runtime.js')).hostParametersFromEnv();
   const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
   const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);
   const misbehave = opts.misbehave ?? fromEnv.misbehave;

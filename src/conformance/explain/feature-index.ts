@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { findPackageRoot } from '../util/package-root.js';
+import { findPackageRoot } from '../../util/package-root.js';
 
 export interface IndexedScenario {
   /** `features/provider/budget.feature`, `/`-separated, relative to the package root. */

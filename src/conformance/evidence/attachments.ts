@@ -11,7 +11,7 @@ export const FINDING_MEDIA_TYPE = 'application/vnd.cgp.finding+json';
 export const APPLICABILITY_MEDIA_TYPE = 'application/vnd.cgp.applicability+json';
 /** `{harness_error: message}`: the suite itself went wrong; never counted against the target. */
 export const HARNESS_ERROR_MEDIA_TYPE = 'application/vnd.cgp.harness-error+json';
-/** The scenario's wire transcript, one WireEntry per line (src/conformance/evidence.ts). */
+/** The scenario's wire transcript, one WireEntry per line (src/conformance/evidence/evidence.ts). */
 export const TRANSCRIPT_MEDIA_TYPE = 'application/x-ndjson';
 /** The target as it identified itself (its handshake_ack), attached once per run. */
 export const TARGET_MEDIA_TYPE = 'application/vnd.cgp.target+json';
