@@ -87,8 +87,8 @@ test('native match indices: in place in a suite run; the polyfill and regexp-tre
     import { mkdtempSync } from 'node:fs';
     import { tmpdir } from 'node:os';
     import { join } from 'node:path';
-    const { runSuite } = await import(${JSON.stringify(join(ROOT, 'src', 'conformance', 'run-suite.ts'))});
-    const { execWithIndices, polyfillPath } = await import(${JSON.stringify(join(ROOT, 'src', 'conformance', 'native-match-indices.ts'))});
+    const { runSuite } = await import(${JSON.stringify(join(ROOT, 'src', 'conformance', 'run', 'run-suite.ts'))});
+    const { execWithIndices, polyfillPath } = await import(${JSON.stringify(join(ROOT, 'src', 'conformance', 'run', 'native-match-indices.ts'))});
     const r = await runSuite({ side: 'provider', tags: '@B3', reportName: 'indices', reportsDir: mkdtempSync(join(tmpdir(), 'cgp-indices-')), progress: null, target: { kind: 'in-process' } });
     const cache = createRequire(import.meta.url).cache;
     process.stdout.write(JSON.stringify({ success: r.success, standIn: cache[polyfillPath()]?.exports === execWithIndices, regexpTree: Object.keys(cache).filter((k) => /[\\/]regexp-tree[\\/]/.test(k)) }));

@@ -262,5 +262,5 @@ test('src/cli/commands/validate.ts imports only types and commander at its top l
   const imports = text.split('\n').filter((l) => /^import\s/.test(l));
   assert.ok(imports.length > 0);
   for (const line of imports) assert.match(line, /^import type |from 'commander';$/, line);
-  assert.match(text, /await import\('\.\.\/\.\.\/conformance\/validate-run\.js'\)/);
+  assert.match(text, /await import\('\.\.\/\.\.\/conformance\/validate\/validate-run\.js'\)/);
 });
