@@ -192,233 +192,339 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** Everything one inspector run holds: the provider connection, the wire log, the suite, the pages listening. */
+interface InspectorState {
+  readonly opts: InspectorOptions;
+  readonly token: string;
+  readonly wire: WireEntry[];
+  seq: number;
+  connections: number;
+  link: ProviderLink | undefined;
+  target: InspectTarget;
+  suite: SuiteRun | undefined;
+  /** The pages' open event streams. */
+  readonly clients: Set<ServerResponse>;
+  everHadPage: boolean;
+  goneTimer: NodeJS.Timeout | undefined;
+  busy: Promise<unknown>;
+  stopping: Promise<string> | undefined;
+  readonly misbehaviours: readonly string[];
+  readonly resolveClosed: (reason: string) => void;
+  readonly server: Server;
+  readonly heartbeat: NodeJS.Timeout;
+}
+
 export async function startInspector(opts: InspectorOptions): Promise<Inspector> {
-  const token = randomBytes(24).toString('base64url');
-  const wire: WireEntry[] = [];
-  let seq = 0;
-  let connections = 0;
-  let link: ProviderLink | undefined;
-  let target = opts.target;
-  let suite: SuiteRun | undefined;
-  const clients = new Set<ServerResponse>();
-  let everHadPage = false;
-  let goneTimer: NodeJS.Timeout | undefined;
-  let busy: Promise<unknown> = Promise.resolve();
-  let stopping: Promise<string> | undefined;
   let resolveClosed!: (reason: string) => void;
   const closed = new Promise<string>((r) => (resolveClosed = r));
-  const misbehaviours = opts.misbehaviours ?? [];
-
-  /** One exchange at a time: the connection is lock-step. */
-  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = busy.then(fn, fn);
-    busy = run.catch(() => undefined);
-    return run;
+  const clients = new Set<ServerResponse>();
+  const st: InspectorState = {
+    opts,
+    token: randomBytes(24).toString('base64url'),
+    wire: [],
+    seq: 0,
+    connections: 0,
+    link: undefined,
+    target: opts.target,
+    suite: undefined,
+    clients,
+    everHadPage: false,
+    goneTimer: undefined,
+    busy: Promise.resolve(),
+    stopping: undefined,
+    misbehaviours: opts.misbehaviours ?? [],
+    resolveClosed,
+    server: createServer((req, res) => handleRequest(st, req, res)),
+    heartbeat: startHeartbeat(clients),
   };
+  await connect(st);
+  await listen(st.server);
+  const port = (st.server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/?token=${st.token}`, token: st.token, port, closed, close: (reason) => close(st, reason) };
+}
 
-  const broadcast = (event: string, data: unknown) => {
-    const payload = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-    for (const c of clients) c.write(payload);
-  };
-
-  const onWire = (e: WireEntry) => {
-    if (wire.length > MAX_WIRE) wire.splice(0, wire.length - MAX_WIRE);
-    broadcast('ui', { sel: '#wire-body', mode: 'append', html: renderWireRow(e) });
-  };
-
-  const connect = async () => {
-    const old = link;
-    link = undefined;
-    await old?.close();
-    connections++;
-    link = await ProviderLink.open(target, { ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), connection: connections, wire, nextSeq: () => ++seq, onWire });
-    return link;
-  };
-
-  const suiteSection = (): string => {
-    const head = `<h2>Conformance suite</h2><p class="actions"><button type="button" id="run-suite"${suite?.running ? ' disabled' : ''}>Run the suite</button>${suite?.running ? ' <button type="button" id="cancel-suite">Cancel</button>' : ''} <span class="hint">the provider suite against this target, in a process of its own; the report is the coverage page</span></p>`;
-    if (!suite) return `${head}<ol id="suite-progress"></ol><div id="suite-result"></div>`;
-    return `${head}<p id="suite-count">${suite.progress.length} scenario(s) finished</p><ol id="suite-progress">${suite.progress.map(progressItem).join('')}</ol><div id="suite-result">${suite.done ? doneBlock(suite.done) : ''}</div>`;
-  };
-  const progressItem = (p: SuiteProgress) => `<li class="s-${esc(p.status)}"><span class="st">${esc(p.status)}</span> ${esc(p.name)} <span class="hint">${esc(p.uri.split('/features/').pop())} (${p.done}/${p.total})</span></li>`;
-  const doneBlock = (d: SuiteDone): string => {
-    if (!d.ran) return `<p class="banner bad suite-verdict" data-verdict="inconclusive">the suite did not run to a verdict (exit ${d.exit_code}): ${esc(d.reason)}</p>`;
-    const s = d.summary ?? {};
-    return `<p class="banner ${d.conformant ? 'good' : 'bad'} suite-verdict" data-verdict="${d.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}"><strong>${d.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}</strong> (exit ${d.exit_code}) — ${s.witnessed ?? 0} witnessed, ${s.warning ?? 0} warning, ${s.failed ?? 0} failed, ${s.unwitnessed ?? 0} unwitnessed, ${s.not_applicable ?? 0} not applicable${(d.must_failed ?? []).length > 0 ? `; MUST failed: ${(d.must_failed ?? []).map((id) => `<button type="button" class="explain" data-explain="${esc(id)}">${esc(id)}</button>`).join(' ')}` : ''}</p><p><a id="coverage-link" href="/suite/coverage.html?token=${esc(token)}" target="_blank" rel="noopener">open the coverage page</a></p><iframe id="coverage-frame" title="coverage report" src="/suite/coverage.html?token=${esc(token)}"></iframe>`;
-  };
-
-  const page = () =>
-    renderPage({ token, title: link?.label ?? targetLine(target), connection: renderConnection(link, targetLine(target), bundledHint()), query: renderQueryBuilder(link), wire, suite: suiteSection() });
-  const bundledHint = () => (target.kind === 'stdio' && target.args.some((a) => /provider(\.cjs|[/\\]main\.[jt]s)$/.test(a)) ? misbehaviours : []);
-
-  async function api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const body = await readBody(req);
-    let input: JsonObject = {};
-    if (body !== '') {
-      const v = JSON.parse(body) as unknown;
-      if (!isJsonObject(v)) throw new FormError('the request body must be a JSON object');
-      input = v;
-    }
-    switch (path) {
-      case '/api/connect': {
-        if (typeof input.target === 'string') target = parseTargetLine(input.target);
-        await serial(connect);
-        json(res, 200, { connection: renderConnection(link, targetLine(target), bundledHint()), query: renderQueryBuilder(link), state: link!.peer() });
-        return;
-      }
-      case '/api/query':
-      case '/api/raw':
-      case '/api/verify': {
-        const current = link;
-        if (!current) throw new FormError('not connected');
-        let request: { envelope: JsonObject } | { raw: string };
-        if (path === '/api/query') request = { envelope: buildQuery(input, current.capabilities) };
-        else if (path === '/api/raw') {
-          if (typeof input.raw !== 'string' || input.raw.includes('\n')) throw new FormError('a raw line is one line of text (no newline: the newline is the frame)');
-          request = { raw: input.raw };
-        } else {
-          const picks = Array.isArray(input.frames) ? input.frames.filter((i): i is number => typeof i === 'number') : [];
-          const ids = current.identities(picks);
-          if (ids.length === 0) throw new FormError('pick at least one frame of the last frames answer to verify');
-          request = { envelope: { type: 'verify', request: { frames: ids } } };
-        }
-        const ex = await serial(() => current.exchange(request));
-        json(res, 200, { html: renderExchange(ex), n: ex.n, state: ex.peer, connection: renderConnection(link, targetLine(target), bundledHint()) });
-        return;
-      }
-      case '/api/suite': {
-        if (suite?.running) throw new FormError('the suite is already running');
-        suite?.dispose();
-        suite = new SuiteRun(target, opts.timeoutMs, {
-          progress: (p) => broadcast('ui', { sel: '#suite-progress', mode: 'append', html: progressItem(p), count: `${p.done} of ${p.total} scenario(s) finished` }),
-          done: () => broadcast('ui', { sel: '#suite', mode: 'replace', html: suiteSection() }),
-        });
-        json(res, 200, { html: suiteSection(), pid: suite.pid });
-        return;
-      }
-      case '/api/suite/cancel':
-        await suite?.cancel();
-        json(res, 200, { html: suiteSection() });
-        return;
-      case '/api/stop':
-        json(res, 200, { stopping: true });
-        void close('stopped from the page');
-        return;
-      default:
-        send(res, 404, 'text/plain; charset=utf-8', `no such endpoint: ${path}\n`);
-    }
-  }
-
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const port = (server.address() as AddressInfo).port;
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-      // loopback only, and only under the name this server was given (no DNS rebinding)
-      if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) {
-        send(res, 403, 'text/plain; charset=utf-8', 'forbidden: unexpected Host header\n');
-        return;
-      }
-      const header = req.headers['x-cgp-token'];
-      const given = typeof header === 'string' ? header : req.method === 'GET' ? (url.searchParams.get('token') ?? undefined) : undefined;
-      if (!tokenOk(given, token)) {
-        send(res, 403, 'text/plain; charset=utf-8', 'forbidden: this inspector requires its per-run token (open the URL it printed)\n');
-        return;
-      }
-      if (req.method === 'POST') {
-        const origin = req.headers.origin;
-        if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
-          send(res, 403, 'text/plain; charset=utf-8', 'forbidden: cross-origin request\n');
-          return;
-        }
-        try {
-          await api(req, res, url.pathname);
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          if (!res.headersSent) json(res, err instanceof FormError || err instanceof SyntaxError ? 400 : 500, { error: message });
-        }
-        return;
-      }
-      if (req.method !== 'GET') {
-        send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
-        return;
-      }
-      const path = url.pathname;
-      if (path === '/') return send(res, 200, 'text/html; charset=utf-8', page());
-      if (path.startsWith('/assets/') && ASSETS[path.slice(8)]) return send(res, 200, ASSETS[path.slice(8)]!, asset(path.slice(8)));
-      if (path === '/events') return events(req, res);
-      if (path === '/api/explain') return send(res, 200, 'text/html; charset=utf-8', renderExplain(url.searchParams.get('id') ?? ''));
-      if (path === '/api/state') {
-        return json(res, 200, { target: targetLine(target), peer: link?.peer(), connection: connections, pid: link?.pid, suite: suite ? { running: suite.running, pid: suite.pid, done: suite.done ?? null } : null, wire: wire.length, pages: clients.size });
-      }
-      if (path === '/api/replay.ndjson') {
-        const { text, appendedProbe } = replayFile(wire, connections);
-        return send(res, 200, 'application/x-ndjson; charset=utf-8', text, { 'content-disposition': 'attachment; filename="inspector-replay.ndjson"', 'x-cgp-appended-probe': String(appendedProbe) });
-      }
-      if (path === '/api/wire.ndjson') {
-        return send(res, 200, 'application/x-ndjson; charset=utf-8', wire.map((e) => `${e.line}\n`).join(''), { 'content-disposition': 'attachment; filename="inspector-wire.ndjson"' });
-      }
-      if (path === '/suite/coverage.html') {
-        if (!suite?.done?.html) return send(res, 404, 'text/plain; charset=utf-8', 'no suite report yet\n');
-        return send(res, 200, 'text/html; charset=utf-8', readFileSync(suite.done.html, 'utf8'), {
-          // the coverage page carries its own inline script and styles; it fetches nothing
-          'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'",
-        });
-      }
-      send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
-    })().catch((err: unknown) => {
-      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `inspector error: ${err instanceof Error ? err.message : String(err)}\n`);
-      else res.end();
-    });
+function listen(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
   });
+}
 
-  /** The page's event stream: wire lines, suite progress, and a heartbeat. Its closing is how the page leaving is seen. */
-  function events(req: IncomingMessage, res: ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
-    res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ wire: wire.length })}\n\n`);
-    clients.add(res);
-    everHadPage = true;
-    if (goneTimer) clearTimeout(goneTimer);
-    goneTimer = undefined;
-    req.on('close', () => {
-      clients.delete(res);
-      if (clients.size === 0 && everHadPage && !stopping) {
-        goneTimer = setTimeout(() => {
-          if (clients.size === 0) void close('the page was closed');
-        }, opts.pageGoneGraceMs ?? 5_000);
-      }
-    });
+/** One exchange at a time: the connection is lock-step. */
+function serial<T>(st: InspectorState, fn: () => Promise<T>): Promise<T> {
+  const run = st.busy.then(fn, fn);
+  st.busy = run.catch(() => undefined);
+  return run;
+}
+
+function broadcast(st: InspectorState, event: string, data: unknown): void {
+  const payload = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  for (const c of st.clients) c.write(payload);
+}
+
+function onWire(st: InspectorState, e: WireEntry): void {
+  if (st.wire.length > MAX_WIRE) st.wire.splice(0, st.wire.length - MAX_WIRE);
+  broadcast(st, 'ui', { sel: '#wire-body', mode: 'append', html: renderWireRow(e) });
+}
+
+/** Closes the current provider connection (if any) and opens the next one to the current target. */
+async function connect(st: InspectorState): Promise<ProviderLink> {
+  const old = st.link;
+  st.link = undefined;
+  await old?.close();
+  st.connections++;
+  st.link = await ProviderLink.open(st.target, {
+    ...(st.opts.timeoutMs !== undefined ? { timeoutMs: st.opts.timeoutMs } : {}),
+    connection: st.connections,
+    wire: st.wire,
+    nextSeq: () => ++st.seq,
+    onWire: (e) => onWire(st, e),
+  });
+  return st.link;
+}
+
+// ---- rendering ----
+
+function suiteSection(st: InspectorState): string {
+  const { suite } = st;
+  const head = `<h2>Conformance suite</h2><p class="actions"><button type="button" id="run-suite"${suite?.running ? ' disabled' : ''}>Run the suite</button>${suite?.running ? ' <button type="button" id="cancel-suite">Cancel</button>' : ''} <span class="hint">the provider suite against this target, in a process of its own; the report is the coverage page</span></p>`;
+  if (!suite) return `${head}<ol id="suite-progress"></ol><div id="suite-result"></div>`;
+  return `${head}<p id="suite-count">${suite.progress.length} scenario(s) finished</p><ol id="suite-progress">${suite.progress.map(progressItem).join('')}</ol><div id="suite-result">${suite.done ? doneBlock(suite.done, st.token) : ''}</div>`;
+}
+
+function progressItem(p: SuiteProgress): string {
+  return `<li class="s-${esc(p.status)}"><span class="st">${esc(p.status)}</span> ${esc(p.name)} <span class="hint">${esc(p.uri.split('/features/').pop())} (${p.done}/${p.total})</span></li>`;
+}
+
+function doneBlock(d: SuiteDone, token: string): string {
+  if (!d.ran) return `<p class="banner bad suite-verdict" data-verdict="inconclusive">the suite did not run to a verdict (exit ${d.exit_code}): ${esc(d.reason)}</p>`;
+  const s = d.summary ?? {};
+  return `<p class="banner ${d.conformant ? 'good' : 'bad'} suite-verdict" data-verdict="${d.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}"><strong>${d.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}</strong> (exit ${d.exit_code}) — ${s.witnessed ?? 0} witnessed, ${s.warning ?? 0} warning, ${s.failed ?? 0} failed, ${s.unwitnessed ?? 0} unwitnessed, ${s.not_applicable ?? 0} not applicable${(d.must_failed ?? []).length > 0 ? `; MUST failed: ${(d.must_failed ?? []).map((id) => `<button type="button" class="explain" data-explain="${esc(id)}">${esc(id)}</button>`).join(' ')}` : ''}</p><p><a id="coverage-link" href="/suite/coverage.html?token=${esc(token)}" target="_blank" rel="noopener">open the coverage page</a></p><iframe id="coverage-frame" title="coverage report" src="/suite/coverage.html?token=${esc(token)}"></iframe>`;
+}
+
+/** The misbehaviour modes worth mentioning: only when the target is the bundled provider. */
+function bundledHint(st: InspectorState): readonly string[] {
+  const t = st.target;
+  return t.kind === 'stdio' && t.args.some((a) => /provider(\.cjs|[/\\]main\.[jt]s)$/.test(a)) ? st.misbehaviours : [];
+}
+
+function connectionHtml(st: InspectorState): string {
+  return renderConnection(st.link, targetLine(st.target), bundledHint(st));
+}
+
+function page(st: InspectorState): string {
+  return renderPage({ token: st.token, title: st.link?.label ?? targetLine(st.target), connection: connectionHtml(st), query: renderQueryBuilder(st.link), wire: st.wire, suite: suiteSection(st) });
+}
+
+// ---- request routing ----
+
+function handleRequest(st: InspectorState, req: IncomingMessage, res: ServerResponse): void {
+  void route(st, req, res).catch((err: unknown) => {
+    if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `inspector error: ${err instanceof Error ? err.message : String(err)}\n`);
+    else res.end();
+  });
+}
+
+async function route(st: InspectorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const port = (st.server.address() as AddressInfo).port;
+  const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+  if (!guard(st, req, res, url, port)) return;
+  if (req.method === 'POST') return handlePost(st, req, res, url.pathname);
+  if (req.method !== 'GET') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
+  return handleGet(st, req, res, url);
+}
+
+/**
+ * Host, token and (for POSTs) Origin: refuses the request with a 403 and returns false when any is wrong.
+ * Loopback only, and only under the name this server was given (no DNS rebinding).
+ */
+function guard(st: InspectorState, req: IncomingMessage, res: ServerResponse, url: URL, port: number): boolean {
+  if (req.headers.host !== `127.0.0.1:${port}` && req.headers.host !== `localhost:${port}`) {
+    send(res, 403, 'text/plain; charset=utf-8', 'forbidden: unexpected Host header\n');
+    return false;
   }
+  const header = req.headers['x-cgp-token'];
+  const given = typeof header === 'string' ? header : req.method === 'GET' ? (url.searchParams.get('token') ?? undefined) : undefined;
+  if (!tokenOk(given, st.token)) {
+    send(res, 403, 'text/plain; charset=utf-8', 'forbidden: this inspector requires its per-run token (open the URL it printed)\n');
+    return false;
+  }
+  const origin = req.headers.origin;
+  if (req.method === 'POST' && origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
+    send(res, 403, 'text/plain; charset=utf-8', 'forbidden: cross-origin request\n');
+    return false;
+  }
+  return true;
+}
 
+function handleGet(st: InspectorState, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const path = url.pathname;
+  if (path === '/') return send(res, 200, 'text/html; charset=utf-8', page(st));
+  if (path.startsWith('/assets/') && ASSETS[path.slice(8)]) return send(res, 200, ASSETS[path.slice(8)]!, asset(path.slice(8)));
+  if (path === '/events') return events(st, req, res);
+  if (path === '/api/explain') return send(res, 200, 'text/html; charset=utf-8', renderExplain(url.searchParams.get('id') ?? ''));
+  if (path === '/api/state') return json(res, 200, stateSnapshot(st));
+  if (path === '/api/replay.ndjson') return sendReplay(st, res);
+  if (path === '/api/wire.ndjson') {
+    return send(res, 200, 'application/x-ndjson; charset=utf-8', st.wire.map((e) => `${e.line}\n`).join(''), { 'content-disposition': 'attachment; filename="inspector-wire.ndjson"' });
+  }
+  if (path === '/suite/coverage.html') return sendCoverage(st, res);
+  send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+}
+
+function stateSnapshot(st: InspectorState): Record<string, unknown> {
+  const { suite, link } = st;
+  return {
+    target: targetLine(st.target),
+    peer: link?.peer(),
+    connection: st.connections,
+    pid: link?.pid,
+    suite: suite ? { running: suite.running, pid: suite.pid, done: suite.done ?? null } : null,
+    wire: st.wire.length,
+    pages: st.clients.size,
+  };
+}
+
+function sendReplay(st: InspectorState, res: ServerResponse): void {
+  const { text, appendedProbe } = replayFile(st.wire, st.connections);
+  send(res, 200, 'application/x-ndjson; charset=utf-8', text, { 'content-disposition': 'attachment; filename="inspector-replay.ndjson"', 'x-cgp-appended-probe': String(appendedProbe) });
+}
+
+function sendCoverage(st: InspectorState, res: ServerResponse): void {
+  if (!st.suite?.done?.html) return send(res, 404, 'text/plain; charset=utf-8', 'no suite report yet\n');
+  send(res, 200, 'text/html; charset=utf-8', readFileSync(st.suite.done.html, 'utf8'), {
+    // the coverage page carries its own inline script and styles; it fetches nothing
+    'content-security-policy': "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'",
+  });
+}
+
+// ---- the POST API ----
+
+async function handlePost(st: InspectorState, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  try {
+    await api(st, res, path, await readJsonBody(req));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (!res.headersSent) json(res, err instanceof FormError || err instanceof SyntaxError ? 400 : 500, { error: message });
+  }
+}
+
+/** The request body as a JSON object; an empty body is an empty object. */
+async function readJsonBody(req: IncomingMessage): Promise<JsonObject> {
+  const body = await readBody(req);
+  if (body === '') return {};
+  const v = JSON.parse(body) as unknown;
+  if (!isJsonObject(v)) throw new FormError('the request body must be a JSON object');
+  return v;
+}
+
+async function api(st: InspectorState, res: ServerResponse, path: string, input: JsonObject): Promise<void> {
+  switch (path) {
+    case '/api/connect':
+      return apiConnect(st, res, input);
+    case '/api/query':
+    case '/api/raw':
+    case '/api/verify':
+      return apiExchange(st, res, path, input);
+    case '/api/suite':
+      return apiSuite(st, res);
+    case '/api/suite/cancel':
+      await st.suite?.cancel();
+      return json(res, 200, { html: suiteSection(st) });
+    case '/api/stop':
+      json(res, 200, { stopping: true });
+      void close(st, 'stopped from the page');
+      return;
+    default:
+      send(res, 404, 'text/plain; charset=utf-8', `no such endpoint: ${path}\n`);
+  }
+}
+
+async function apiConnect(st: InspectorState, res: ServerResponse, input: JsonObject): Promise<void> {
+  if (typeof input.target === 'string') st.target = parseTargetLine(input.target);
+  await serial(st, () => connect(st));
+  json(res, 200, { connection: connectionHtml(st), query: renderQueryBuilder(st.link), state: st.link!.peer() });
+}
+
+async function apiExchange(st: InspectorState, res: ServerResponse, path: '/api/query' | '/api/raw' | '/api/verify', input: JsonObject): Promise<void> {
+  const current = st.link;
+  if (!current) throw new FormError('not connected');
+  const request = exchangeRequest(current, path, input);
+  const ex = await serial(st, () => current.exchange(request));
+  json(res, 200, { html: renderExchange(ex), n: ex.n, state: ex.peer, connection: connectionHtml(st) });
+}
+
+/** What the query form, the raw line editor or the verify picker asks to send. */
+function exchangeRequest(current: ProviderLink, path: '/api/query' | '/api/raw' | '/api/verify', input: JsonObject): { envelope: JsonObject } | { raw: string } {
+  if (path === '/api/query') return { envelope: buildQuery(input, current.capabilities) };
+  if (path === '/api/raw') {
+    if (typeof input.raw !== 'string' || input.raw.includes('\n')) throw new FormError('a raw line is one line of text (no newline: the newline is the frame)');
+    return { raw: input.raw };
+  }
+  const picks = Array.isArray(input.frames) ? input.frames.filter((i): i is number => typeof i === 'number') : [];
+  const ids = current.identities(picks);
+  if (ids.length === 0) throw new FormError('pick at least one frame of the last frames answer to verify');
+  return { envelope: { type: 'verify', request: { frames: ids } } };
+}
+
+function apiSuite(st: InspectorState, res: ServerResponse): void {
+  if (st.suite?.running) throw new FormError('the suite is already running');
+  st.suite?.dispose();
+  st.suite = new SuiteRun(st.target, st.opts.timeoutMs, {
+    progress: (p) => broadcast(st, 'ui', { sel: '#suite-progress', mode: 'append', html: progressItem(p), count: `${p.done} of ${p.total} scenario(s) finished` }),
+    done: () => broadcast(st, 'ui', { sel: '#suite', mode: 'replace', html: suiteSection(st) }),
+  });
+  json(res, 200, { html: suiteSection(st), pid: st.suite.pid });
+}
+
+// ---- the event stream and shutdown ----
+
+/** The page's event stream: wire lines, suite progress, and a heartbeat. Its closing is how the page leaving is seen. */
+function events(st: InspectorState, req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+  res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ wire: st.wire.length })}\n\n`);
+  st.clients.add(res);
+  st.everHadPage = true;
+  if (st.goneTimer) clearTimeout(st.goneTimer);
+  st.goneTimer = undefined;
+  req.on('close', () => {
+    st.clients.delete(res);
+    if (st.clients.size === 0 && st.everHadPage && !st.stopping) schedulePageGoneClose(st);
+  });
+}
+
+/** The last page went away: stop unless one comes back within the grace. */
+function schedulePageGoneClose(st: InspectorState): void {
+  st.goneTimer = setTimeout(() => {
+    if (st.clients.size === 0) void close(st, 'the page was closed');
+  }, st.opts.pageGoneGraceMs ?? 5_000);
+}
+
+function startHeartbeat(clients: ReadonlySet<ServerResponse>): NodeJS.Timeout {
   const heartbeat = setInterval(() => {
     for (const c of clients) c.write(`event: ping\ndata: ${Date.now()}\n\n`);
   }, 5_000);
   heartbeat.unref();
+  return heartbeat;
+}
 
-  function close(reason: string): Promise<string> {
-    stopping ??= (async () => {
-      clearInterval(heartbeat);
-      if (goneTimer) clearTimeout(goneTimer);
-      broadcast('bye', { reason });
-      for (const c of clients) c.end();
-      clients.clear();
-      await suite?.cancel();
-      suite?.dispose();
-      await link?.close();
-      await new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      });
-      resolveClosed(reason);
-      return reason;
-    })();
-    return stopping;
-  }
-
-  await connect();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/?token=${token}`, token, port, closed, close };
+/** Stops once, whoever asks first: ends the pages' streams, the suite, the provider connection, then the server. */
+function close(st: InspectorState, reason: string): Promise<string> {
+  st.stopping ??= (async () => {
+    clearInterval(st.heartbeat);
+    if (st.goneTimer) clearTimeout(st.goneTimer);
+    broadcast(st, 'bye', { reason });
+    for (const c of st.clients) c.end();
+    st.clients.clear();
+    await st.suite?.cancel();
+    st.suite?.dispose();
+    await st.link?.close();
+    await new Promise<void>((r) => {
+      st.server.close(() => r());
+      st.server.closeAllConnections();
+    });
+    st.resolveClosed(reason);
+    return reason;
+  })();
+  return st.stopping;
 }
