@@ -17,7 +17,7 @@
  *   quoted first.
  * - Every line not quoted is named by the closing `elided` line's ranges; `[full]` returns them all.
  */
-import { DrainTree, tokenise, type FieldType, type Token, type TokenisedLine } from './drain.js';
+import { DrainTree, tokenise, type FieldType, type Template, type Token, type TokenisedLine } from './drain.js';
 import { intentHits } from './intent.js';
 
 export interface LogDigestOptions {
@@ -210,6 +210,38 @@ function statusClass(v: string): number {
 }
 
 export function digestLog(text: string, opts: LogDigestOptions): string {
+  const mined = mineTemplates(text, opts.firstLineNo);
+  const { lines } = mined;
+  const infos = mined.tree.templates.map((t) => analyseTemplate(t, lines, opts.terms));
+  const indexOfLine = new Map<Line, number>();
+  lines.forEach((l, i) => indexOfLine.set(l, i));
+  const reasonOf = findAnomalies(infos, indexOfLine);
+  const rare = rareTemplates(infos, Math.max(2, Math.ceil(lines.length * 0.01)));
+  const quotes = quoteRareLines(infos, rare, reasonOf, indexOfLine, opts.terms).concat(compressAnomalies(reasonOf, lines, rare, opts.terms));
+  const chosen = chooseQuotes(quotes);
+  const quotedLines = new Set<number>();
+  for (const q of chosen) {
+    quotedLines.add(q.line);
+    if (q.burst) quotedLines.add(q.burst.at(-1)!);
+  }
+  const listed = rankTemplates(infos, rare, quotedLines, indexOfLine);
+  return summaryLines(mined, infos, reasonOf.size, listed, opts.terms)
+    .concat(quotedLineEntries(chosen, lines), elidedLines(mined, quotedLines, opts.firstLineNo))
+    .join('\n');
+}
+
+interface Mined {
+  /** Every line of the block, blank ones included. */
+  raw: string[];
+  /** The non-blank lines, in order, each with its template. */
+  lines: Line[];
+  /** Indices into `raw` of the blank lines. */
+  blank: number[];
+  tree: DrainTree;
+}
+
+/** Tokenise each non-blank line and add it to the template tree. */
+function mineTemplates(text: string, firstLineNo: number): Mined {
   const raw = text.split(/\r\n|\n|\r/);
   const tree = new DrainTree();
   const lines: Line[] = [];
@@ -223,108 +255,151 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     const tok = tokenise(t);
     const idx = lines.length;
     const tpl = tree.add(tok.tokens.map((x) => x.key), idx);
-    lines.push({ no: opts.firstLineNo + i, text: t, tok, tpl: tpl.id });
+    lines.push({ no: firstLineNo + i, text: t, tok, tpl: tpl.id });
   }
-  const n = lines.length;
-  const rareMax = Math.max(2, Math.ceil(n * 0.01));
+  return { raw, lines, blank, tree };
+}
 
-  // ── per-template analysis ──
-  const infos: TemplateInfo[] = tree.templates.map((t) => {
-    const ls = t.members.map((m) => lines[m]!);
-    const slots = slotsOf(t.keys, ls);
-    // a slot with one value throughout is shown as that value in the template text
-    const constant = new Map<number, string>();
-    for (const sl of slots) {
-      if (sl.type === 'timestamp' || ls.length < 2) continue;
-      const first = ls[0]!.tok.tokens[sl.pos]?.text;
-      if (first !== undefined && ls.every((l) => l.tok.tokens[sl.pos]?.text === first)) constant.set(sl.pos, first);
-    }
-    const groupSlots = slots.filter((s) => {
-      if (constant.has(s.pos)) return false;
-      if (!s.type || !GROUP_TYPES.has(s.type)) return false;
-      if (s.type === 'status' || s.type === 'level' || s.type === 'method') return true;
-      const distinct = new Set(ls.map((l) => slotValue(l, s)));
-      return distinct.size <= 12;
-    });
-    const shown = t.keys.map((k, pos) => constant.get(pos) ?? k);
-    return { id: t.id, keys: shown, lines: ls, slots: slots.filter((sl) => !constant.has(sl.pos)), fieldSlots: slots, groupSlots, intent: intentHits(shown.join(' '), opts.terms), anomalous: 0 };
+/** A template's slots: which are constant (shown as their value), which vary, which group its lines. */
+function analyseTemplate(t: Template, lines: readonly Line[], terms: readonly string[]): TemplateInfo {
+  const ls = t.members.map((m) => lines[m]!);
+  const slots = slotsOf(t.keys, ls);
+  // a slot with one value throughout is shown as that value in the template text
+  const constant = new Map<number, string>();
+  for (const sl of slots) {
+    if (sl.type === 'timestamp' || ls.length < 2) continue;
+    const first = ls[0]!.tok.tokens[sl.pos]?.text;
+    if (first !== undefined && ls.every((l) => l.tok.tokens[sl.pos]?.text === first)) constant.set(sl.pos, first);
+  }
+  const groupSlots = slots.filter((s) => {
+    if (constant.has(s.pos)) return false;
+    if (!s.type || !GROUP_TYPES.has(s.type)) return false;
+    if (s.type === 'status' || s.type === 'level' || s.type === 'method') return true;
+    const distinct = new Set(ls.map((l) => slotValue(l, s)));
+    return distinct.size <= 12;
   });
+  const shown = t.keys.map((k, pos) => constant.get(pos) ?? k);
+  return { id: t.id, keys: shown, lines: ls, slots: slots.filter((sl) => !constant.has(sl.pos)), fieldSlots: slots, groupSlots, intent: intentHits(shown.join(' '), terms), anomalous: 0 };
+}
 
-  // ── anomalies ──
-  const indexOfLine = new Map<Line, number>();
-  lines.forEach((l, i) => indexOfLine.set(l, i));
-  const reasonOf = new Map<number, { reason: Reason; key: string }>();
+interface Anomaly {
+  reason: Reason;
+  key: string;
+}
+
+/** Whether a line is anomalous for its template, and why. */
+type Judge = (l: Line) => Anomaly | undefined;
+
+/** Each anomalous line (index into lines) with its reason; counts them on their template. */
+function findAnomalies(infos: readonly TemplateInfo[], indexOfLine: ReadonlyMap<Line, number>): Map<number, Anomaly> {
+  const reasonOf = new Map<number, Anomaly>();
   for (const info of infos) {
-    const ls = info.lines;
-    const count = ls.length;
-    const statusSlot = info.fieldSlots.find((s) => s.type === 'status');
-    const levelSlot = info.fieldSlots.find((s) => s.type === 'level');
-    const durSlot = info.fieldSlots.find((s) => s.type === 'duration');
-    // a status is judged against the usual class of its own group (same method and path): a 404 on a
-    // path that always 404s is that path's normal, a 500 among a path's 302s is not; a 5xx always is
-    const statusGroup = (l: Line) => info.groupSlots.filter((s) => s !== statusSlot).map((s) => slotValue(l, s)).join(' ');
-    const classCount = new Map<string, Map<number, number>>();
-    if (statusSlot) {
-      for (const l of ls) {
-        const g = statusGroup(l);
-        const c = statusClass(slotValue(l, statusSlot));
-        const m = classCount.get(g) ?? new Map<number, number>();
-        m.set(c, (m.get(c) ?? 0) + 1);
-        classCount.set(g, m);
-      }
-    }
-    const usualClass = (g: string) => {
-      let best = -1;
-      let cls = 0;
-      for (const [c, k] of classCount.get(g) ?? []) if (k > best) [cls, best] = [c, k];
-      return cls;
-    };
-    const warnCount = levelSlot ? ls.filter((l) => WARN_LEVEL.test(slotValue(l, levelSlot))).length : 0;
-    const alertCount = ls.filter((l) => ALERT_WORDS.test(l.text)).length;
-    let med = 0;
-    let unitless = false;
-    if (durSlot && count >= 8) {
-      const vs = ls.map((l) => durationMs(slotValue(l, durSlot))).filter((v): v is number => v !== undefined);
-      if (vs.length >= 8) med = median(vs);
-      unitless = ls.every((l) => /^-?\d+(?:\.\d+)?$/.test(slotValue(l, durSlot)));
-    }
-    for (const l of ls) {
-      let r: { reason: Reason; key: string } | undefined;
-      if (statusSlot) {
-        const v = slotValue(l, statusSlot);
-        const c = statusClass(v);
-        if (c === 5 || (c === 4 && c !== usualClass(statusGroup(l)))) r = { reason: 'status', key: v };
-      }
-      if (!r && levelSlot) {
-        const v = slotValue(l, levelSlot);
-        if (ERROR_LEVEL.test(v)) r = { reason: 'error', key: v };
-        else if (WARN_LEVEL.test(v) && warnCount * 2 < count) r = { reason: 'warn', key: v };
-      }
-      if (!r && alertCount * 2 < count && ALERT_WORDS.test(l.text)) r = { reason: 'alert', key: '' };
-      if (!r && med > 0 && durSlot) {
-        const v = durationMs(slotValue(l, durSlot));
-        if (v !== undefined && (unitless ? v > 4 * med && v - med >= 0.1 : v >= 4 * med && v - med >= 100)) r = { reason: 'latency', key: '' };
-      }
+    const judge = anomalyJudge(info);
+    for (const l of info.lines) {
+      const r = judge(l);
       if (r) {
         reasonOf.set(indexOfLine.get(l)!, r);
         info.anomalous++;
       }
     }
   }
+  return reasonOf;
+}
 
-  // ── quotes: rare templates and anomalies (bursts compressed) ──
-  const quotes: Quote[] = [];
-  const quotedLines = new Set<number>();
+/** The template's judges, first verdict wins: status, then level, then alert words, then latency. */
+function anomalyJudge(info: TemplateInfo): Judge {
+  const ls = info.lines;
+  const statusSlot = info.fieldSlots.find((s) => s.type === 'status');
+  const levelSlot = info.fieldSlots.find((s) => s.type === 'level');
+  const durSlot = info.fieldSlots.find((s) => s.type === 'duration');
+  const judges: Judge[] = [];
+  if (statusSlot) judges.push(statusJudge(info, statusSlot));
+  if (levelSlot) judges.push(levelJudge(ls, levelSlot));
+  const alertCount = ls.filter((l) => ALERT_WORDS.test(l.text)).length;
+  if (alertCount * 2 < ls.length) judges.push((l) => (ALERT_WORDS.test(l.text) ? { reason: 'alert', key: '' } : undefined));
+  const latency = durSlot ? latencyJudge(ls, durSlot) : undefined;
+  if (latency) judges.push(latency);
+  return (l) => {
+    for (const j of judges) {
+      const r = j(l);
+      if (r) return r;
+    }
+    return undefined;
+  };
+}
+
+function statusJudge(info: TemplateInfo, statusSlot: Slot): Judge {
+  // a status is judged against the usual class of its own group (same method and path): a 404 on a
+  // path that always 404s is that path's normal, a 500 among a path's 302s is not; a 5xx always is
+  const statusGroup = (l: Line) => info.groupSlots.filter((s) => s !== statusSlot).map((s) => slotValue(l, s)).join(' ');
+  const classCount = new Map<string, Map<number, number>>();
+  for (const l of info.lines) {
+    const g = statusGroup(l);
+    const c = statusClass(slotValue(l, statusSlot));
+    const m = classCount.get(g) ?? new Map<number, number>();
+    m.set(c, (m.get(c) ?? 0) + 1);
+    classCount.set(g, m);
+  }
+  const usualClass = (g: string) => {
+    let best = -1;
+    let cls = 0;
+    for (const [c, k] of classCount.get(g) ?? []) if (k > best) [cls, best] = [c, k];
+    return cls;
+  };
+  return (l) => {
+    const v = slotValue(l, statusSlot);
+    const c = statusClass(v);
+    return c === 5 || (c === 4 && c !== usualClass(statusGroup(l))) ? { reason: 'status', key: v } : undefined;
+  };
+}
+
+/** An error-class level always; a warn-class one when warnings are a minority of the template. */
+function levelJudge(ls: readonly Line[], levelSlot: Slot): Judge {
+  const warnCount = ls.filter((l) => WARN_LEVEL.test(slotValue(l, levelSlot))).length;
+  return (l) => {
+    const v = slotValue(l, levelSlot);
+    if (ERROR_LEVEL.test(v)) return { reason: 'error', key: v };
+    if (WARN_LEVEL.test(v) && warnCount * 2 < ls.length) return { reason: 'warn', key: v };
+    return undefined;
+  };
+}
+
+/** Latency outliers against the template's median, when it has one (8+ measured lines). */
+function latencyJudge(ls: readonly Line[], durSlot: Slot): Judge | undefined {
+  if (ls.length < 8) return undefined;
+  const vs = ls.map((l) => durationMs(slotValue(l, durSlot))).filter((v): v is number => v !== undefined);
+  const med = vs.length >= 8 ? median(vs) : 0;
+  const unitless = ls.every((l) => /^-?\d+(?:\.\d+)?$/.test(slotValue(l, durSlot)));
+  if (!(med > 0)) return undefined;
+  return (l) => {
+    const v = durationMs(slotValue(l, durSlot));
+    return v !== undefined && (unitless ? v > 4 * med && v - med >= 0.1 : v >= 4 * med && v - med >= 100) ? { reason: 'latency', key: '' } : undefined;
+  };
+}
+
+/** Templates with so few lines that their lines are quoted rather than summarised. */
+function rareTemplates(infos: readonly TemplateInfo[], rareMax: number): Set<number> {
   const rare = new Set<number>();
+  for (const info of infos) if (info.lines.length <= rareMax) rare.add(info.id);
+  return rare;
+}
+
+/** The lines of rare templates that are not anomalies (those are quoted as anomalies). */
+function quoteRareLines(infos: readonly TemplateInfo[], rare: ReadonlySet<number>, reasonOf: ReadonlyMap<number, Anomaly>, indexOfLine: ReadonlyMap<Line, number>, terms: readonly string[]): Quote[] {
+  const quotes: Quote[] = [];
   for (const info of infos) {
-    if (info.lines.length > rareMax) continue;
-    rare.add(info.id);
+    if (!rare.has(info.id)) continue;
     for (const l of info.lines) {
       const i = indexOfLine.get(l)!;
       if (reasonOf.has(i)) continue;
-      quotes.push({ line: i, rank: 2 + (intentHits(l.text, opts.terms) > 0 ? 3 : 0) + (ALERT_WORDS.test(l.text) ? 2 : 0) });
+      quotes.push({ line: i, rank: 2 + (intentHits(l.text, terms) > 0 ? 3 : 0) + (ALERT_WORDS.test(l.text) ? 2 : 0) });
     }
   }
+  return quotes;
+}
+
+/** Anomalies by kind (template, reason, key), bursts and recurrences of one kind compressed. */
+function compressAnomalies(reasonOf: ReadonlyMap<number, Anomaly>, lines: readonly Line[], rare: ReadonlySet<number>, terms: readonly string[]): Quote[] {
   const byKind = new Map<string, number[]>();
   for (const [i, r] of reasonOf) {
     const k = `${lines[i]!.tpl}|${r.reason}|${r.key}`;
@@ -333,36 +408,53 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     byKind.set(k, list);
   }
   const rankOf = (run: readonly number[], reason: Reason) =>
-    REASON_RANK[reason] + (run.some((i) => intentHits(lines[i]!.text, opts.terms) > 0) ? 3 : 0) + (rare.has(lines[run[0]!]!.tpl) ? 1 : 0);
+    REASON_RANK[reason] + (run.some((i) => intentHits(lines[i]!.text, terms) > 0) ? 3 : 0) + (rare.has(lines[run[0]!]!.tpl) ? 1 : 0);
+  const quotes: Quote[] = [];
   for (const [k, list] of byKind) {
     list.sort((a, b) => a - b);
     const reason = k.split('|')[1] as Reason;
     const key = k.split('|')[2]!;
     const what = reason === 'status' ? `status ${key}` : reason === 'error' || reason === 'warn' ? key : reason === 'latency' ? 'latency outliers' : 'alerts';
-    const singles: number[] = [];
-    const bursts: number[][] = [];
-    let s = 0;
-    while (s < list.length) {
-      let e = s;
-      while (e + 1 < list.length && lines[list[e + 1]!]!.no - lines[list[e]!]!.no <= BURST_GAP) e++;
-      const run = list.slice(s, e + 1);
-      if (run.length >= 3) bursts.push(run);
-      else singles.push(...run);
-      s = e + 1;
-    }
-    // bursts of one kind: the first two and the last quoted; any between them counted together
-    bursts.forEach((run, b) => {
-      if (bursts.length > 3 && b >= 2 && b < bursts.length - 1) return;
-      quotes.push({ line: run[0]!, rank: rankOf(run, reason) + 1, burst: run.slice(1), label: `burst of ${run.length} ${what}` });
-    });
-    if (bursts.length > 3) {
-      const mid = bursts.slice(2, -1).flat();
-      quotes.push({ line: mid[0]!, rank: rankOf(mid, reason), burst: mid.slice(1), label: `${bursts.length - 3} more bursts of ${what}` });
-    }
-    // the same anomaly recurring apart (not a burst): its first and last occurrence, the rest counted
-    if (singles.length > RECURRING_MIN) quotes.push({ line: singles[0]!, rank: rankOf(singles, reason), burst: singles.slice(1), label: `${what} recurring ×${singles.length}` });
-    else for (const i of singles) quotes.push({ line: i, rank: rankOf([i], reason) });
+    for (const q of kindQuotes(splitBursts(list, lines), what, (run) => rankOf(run, reason))) quotes.push(q);
   }
+  return quotes;
+}
+
+/** One kind's lines (ascending) as bursts (3+ lines with gaps ≤ BURST_GAP) and the singles between. */
+function splitBursts(list: readonly number[], lines: readonly Line[]): { singles: number[]; bursts: number[][] } {
+  const singles: number[] = [];
+  const bursts: number[][] = [];
+  let s = 0;
+  while (s < list.length) {
+    let e = s;
+    while (e + 1 < list.length && lines[list[e + 1]!]!.no - lines[list[e]!]!.no <= BURST_GAP) e++;
+    const run = list.slice(s, e + 1);
+    if (run.length >= 3) bursts.push(run);
+    else singles.push(...run);
+    s = e + 1;
+  }
+  return { singles, bursts };
+}
+
+function kindQuotes({ singles, bursts }: { singles: number[]; bursts: number[][] }, what: string, rankOf: (run: readonly number[]) => number): Quote[] {
+  const quotes: Quote[] = [];
+  // bursts of one kind: the first two and the last quoted; any between them counted together
+  bursts.forEach((run, b) => {
+    if (bursts.length > 3 && b >= 2 && b < bursts.length - 1) return;
+    quotes.push({ line: run[0]!, rank: rankOf(run) + 1, burst: run.slice(1), label: `burst of ${run.length} ${what}` });
+  });
+  if (bursts.length > 3) {
+    const mid = bursts.slice(2, -1).flat();
+    quotes.push({ line: mid[0]!, rank: rankOf(mid), burst: mid.slice(1), label: `${bursts.length - 3} more bursts of ${what}` });
+  }
+  // the same anomaly recurring apart (not a burst): its first and last occurrence, the rest counted
+  if (singles.length > RECURRING_MIN) quotes.push({ line: singles[0]!, rank: rankOf(singles), burst: singles.slice(1), label: `${what} recurring ×${singles.length}` });
+  else for (const i of singles) quotes.push({ line: i, rank: rankOf([i]) });
+  return quotes;
+}
+
+/** The highest-ranked quotes that fit MAX_QUOTED_LINES (a burst costs its first and last line), in line order. */
+function chooseQuotes(quotes: Quote[]): Quote[] {
   quotes.sort((a, b) => b.rank - a.rank || a.line - b.line);
   const chosen: Quote[] = [];
   let used = 0;
@@ -373,32 +465,38 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     chosen.push(q);
   }
   chosen.sort((a, b) => a.line - b.line);
-  for (const q of chosen) {
-    quotedLines.add(q.line);
-    if (q.burst) quotedLines.add(q.burst.at(-1)!);
-  }
+  return chosen;
+}
 
-  // ── render ──
-  const out: string[] = [];
-  const all = timeSpan(lines);
-  const anomalies = reasonOf.size;
-  out.push(`[${raw.length}-line log · ${plural(infos.length, 'template')}${all ? ` · ${all}` : ''}${anomalies ? ` · ${plural(anomalies, 'anomalous line')}` : ''}]`);
-  const listed = infos
+/** Templates to list (rare ones only while some line is unquoted): intent first, then anomalous, then by size. */
+function rankTemplates(infos: readonly TemplateInfo[], rare: ReadonlySet<number>, quotedLines: ReadonlySet<number>, indexOfLine: ReadonlyMap<Line, number>): TemplateInfo[] {
+  return infos
     .filter((t) => !rare.has(t.id) || t.lines.some((l) => !quotedLines.has(indexOfLine.get(l)!)))
     .sort((a, b) => (b.intent > 0 ? 1 : 0) - (a.intent > 0 ? 1 : 0) || (b.anomalous > 0 ? 1 : 0) - (a.anomalous > 0 ? 1 : 0) || b.lines.length - a.lines.length || a.id - b.id);
+}
+
+/** The header line, then one line per listed template (with its groups), then how many were left out. */
+function summaryLines(m: Mined, infos: readonly TemplateInfo[], anomalies: number, listed: readonly TemplateInfo[], terms: readonly string[]): string[] {
+  const out: string[] = [];
+  const all = timeSpan(m.lines);
+  out.push(`[${m.raw.length}-line log · ${plural(infos.length, 'template')}${all ? ` · ${all}` : ''}${anomalies ? ` · ${plural(anomalies, 'anomalous line')}` : ''}]`);
   const shown = listed.slice(0, MAX_TEMPLATES);
   for (const t of shown) {
     const nos = t.lines.map((l) => l.no);
     const span = timeSpan(t.lines);
     out.push(`×${t.lines.length} (${where(nos)})${span ? ` ${span}` : ''}: ${templateText(t.keys)}${spread(t)}`);
-    for (const g of groupsOf(t, opts.terms)) out.push(`  ${g}`);
+    for (const g of groupsOf(t, terms)) out.push(`  ${g}`);
   }
   if (listed.length > shown.length) {
     const rest = listed.slice(shown.length);
     out.push(`… ${plural(rest.length, 'more template')} (${plural(rest.reduce((k, t) => k + t.lines.length, 0), 'line')})`);
   }
-  if (chosen.length > 0) out.push('quoted:');
-  // in line order; a burst's count follows its first line, its last line takes its own place
+  return out;
+}
+
+/** `quoted:` and the chosen lines verbatim, in line order; a burst's count follows its first line, its last line takes its own place. */
+function quotedLineEntries(chosen: readonly Quote[], lines: readonly Line[]): string[] {
+  if (chosen.length === 0) return [];
   const entries: Array<{ no: number; seq: number; text: string }> = [];
   let seq = 0;
   for (const q of chosen) {
@@ -416,16 +514,19 @@ export function digestLog(text: string, opts: LogDigestOptions): string {
     }
   }
   entries.sort((a, b) => a.no - b.no || a.seq - b.seq);
-  for (const e of entries) out.push(e.text);
-  // every line not quoted, by number
-  const quotedNos = new Set([...quotedLines].map((i) => lines[i]!.no));
+  return ['quoted:', ...entries.map((e) => e.text)];
+}
+
+/** The closing `elided` line: every line not quoted, by number. */
+function elidedLines(m: Mined, quotedLines: ReadonlySet<number>, firstLineNo: number): string[] {
+  const quotedNos = new Set([...quotedLines].map((i) => m.lines[i]!.no));
   const elided: number[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const no = opts.firstLineNo + i;
+  for (let i = 0; i < m.raw.length; i++) {
+    const no = firstLineNo + i;
     if (!quotedNos.has(no)) elided.push(no);
   }
-  if (elided.length > 0) out.push(`elided (in [full]): lines ${ranges(elided, 1_000)}${blank.length ? ` (${plural(blank.length, 'blank line')})` : ''}`);
-  return out.join('\n');
+  if (elided.length === 0) return [];
+  return [`elided (in [full]): lines ${ranges(elided, 1_000)}${m.blank.length ? ` (${plural(m.blank.length, 'blank line')})` : ''}`];
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
