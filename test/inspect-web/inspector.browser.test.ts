@@ -16,16 +16,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
+import { browserPresent, CHROMIUM, CHROMIUM_FLAGS } from '../fixtures/browser.js';
 
 const ROOT = findPackageRoot();
-const CHROMIUM = process.env.CGP_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CLEAN_ENV = { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_PROVIDER_FILE_ROOTS: '' };
-
-function loud(message: string): void {
-  const bar = '!'.repeat(78);
-  process.stderr.write(`\n${bar}\n!! BROWSER TESTS DID NOT RUN: ${message}\n${bar}\n\n`);
-}
 
 /** The provider command: the one-file build when `npm run build` made it (a cold tsx start is slow on a busy machine). */
 function provider(): string[] {
@@ -37,15 +31,7 @@ function provider(): string[] {
 
 describe('inspect --web in headless Chromium', () => {
   it('query, B4 inline, verify, wire log → replay, the suite to its verdict, page close stops it', { timeout: 300_000 }, async (t) => {
-    if (!existsSync(CHROMIUM)) {
-      const why = `no browser at ${CHROMIUM} (apt-get install -y chromium, or set CGP_CHROMIUM)`;
-      loud(why);
-      if (process.env.CGP_SKIP_BROWSER_TESTS === '1') {
-        t.skip(`BROWSER TESTS DID NOT RUN (CGP_SKIP_BROWSER_TESTS=1): ${why}`);
-        return;
-      }
-      assert.fail(`browser tests did not run: ${why}; set CGP_SKIP_BROWSER_TESTS=1 to report them skipped instead`);
-    }
+    if (!browserPresent(t)) return;
     const { chromium } = await import('playwright-core');
     const dir = mkdtempSync(join(tmpdir(), 'cgp-inspector-browser-'));
     const shots = process.env.CGP_SCREENSHOT_DIR ?? dir;
@@ -70,7 +56,7 @@ describe('inspect --web in headless Chromium', () => {
         }, 50);
         void exited.then(() => reject(new Error(`the inspector exited early:\n${out}`)));
       });
-      context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+      context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1360, height: 900 }, acceptDownloads: true });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));

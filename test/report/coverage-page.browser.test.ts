@@ -15,30 +15,16 @@ import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
+import { browserPresent, CHROMIUM, CHROMIUM_FLAGS } from '../fixtures/browser.js';
 
 const ROOT = findPackageRoot();
-const CHROMIUM = process.env.CGP_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** Emoji and pictographs the old page used (and any emoji presentation selector). */
 const EMOJI = /[\u{1F000}-\u{1FAFF}\u{2600}-\u{27BF}\u{2B00}-\u{2BFF}\u{FE0F}]/u;
 
-function loud(message: string): void {
-  const bar = '!'.repeat(78);
-  process.stderr.write(`\n${bar}\n!! BROWSER TESTS DID NOT RUN: ${message}\n${bar}\n\n`);
-}
-
 describe('coverage.html in headless Chromium', () => {
   it('a failing run: failures first, filters, transcript, spec links, print layout, screenshot', { timeout: 180_000 }, async (t) => {
-    if (!existsSync(CHROMIUM)) {
-      const why = `no browser at ${CHROMIUM} (apt-get install -y chromium, or set CGP_CHROMIUM)`;
-      loud(why);
-      if (process.env.CGP_SKIP_BROWSER_TESTS === '1') {
-        t.skip(`BROWSER TESTS DID NOT RUN (CGP_SKIP_BROWSER_TESTS=1): ${why}`);
-        return;
-      }
-      assert.fail(`browser tests did not run: ${why}; set CGP_SKIP_BROWSER_TESTS=1 to report them skipped instead`);
-    }
+    if (!browserPresent(t)) return;
     const { chromium } = await import('playwright-core');
     const dir = mkdtempSync(join(tmpdir(), 'cgp-coverage-page-'));
     const shots = process.env.CGP_SCREENSHOT_DIR ?? dir;
@@ -60,7 +46,7 @@ describe('coverage.html in headless Chromium', () => {
     assert.doesNotMatch(source, /<link|src=|@import|url\(|https?:\/\//i, 'no external asset');
 
     const profile = mkdtempSync(join(tmpdir(), 'cgp-chromium-profile-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
       const errors: string[] = [];

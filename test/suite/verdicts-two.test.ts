@@ -2,17 +2,17 @@
 // provider, a provider launched through a package manager on a busy runner), each reproduced with a scripted
 // peer (test/suite/fixtures/scripted-provider.ts: the bundled provider plus one quirk) before it was fixed.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { buildCoverage } from '../../src/conformance/report/build.js';
 import { detailsFromMessages } from '../../src/conformance/report/page-details.js';
 import { renderHtml } from '../../src/conformance/report/render-html.js';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
+import { startScriptedHttp } from './fixtures/scripted-http.js';
 
 const ROOT = findPackageRoot();
 const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-verdicts-two-'));
@@ -41,28 +41,9 @@ function findingsFor(s: SuiteSummary, id: string) {
   return s.scenarios.flatMap((sc) => sc.findings.filter((f) => f.id === id));
 }
 
-const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-async function startHttp(quirk: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPTED, quirk], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      text += c.toString('utf8');
-      const nl = text.indexOf('\n');
-      if (nl >= 0) resolve(text.slice(0, nl));
-    });
-    child.once('exit', (code) => reject(new Error(`scripted HTTP provider exited (${code})`)));
-  });
-}
-
 describe('false verdicts, round two, each with a scripted peer', () => {
   it('HTTP: an empty 204 reply is no reply — never a malformed line (no S2-wire-shape, no S2.1-no-newline)', { timeout: 120_000 }, async () => {
-    const url = await startHttp('http-204');
+    const url = await startScriptedHttp('http-204');
     const result = await run('http-204', '@S3.2-notification or @S2.1-unknown-type or @S2-wire-shape or @S2.1-no-newline or @H4 or @U1', { target: { kind: 'http', url } });
     assert.equal(result.summary.harness_errors, 0);
     for (const id of ['S2-wire-shape', 'S2.1-no-newline']) {

@@ -1,14 +1,14 @@
 // False verdicts seen on implementations nobody here wrote , each reproduced with a scripted peer
 // (test/suite/fixtures/scripted-provider.ts: the bundled provider plus one quirk) before it was fixed.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
+import { startScriptedHttp } from './fixtures/scripted-http.js';
 
 const ROOT = findPackageRoot();
 const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-verdicts-test-'));
@@ -37,28 +37,9 @@ function failures(s: SuiteSummary): string[] {
   return s.scenarios.filter((sc) => sc.status === 'failed').map((sc) => `${sc.uri}:${sc.line} ${sc.message ?? sc.harness_error ?? ''}`);
 }
 
-const children: ChildProcess[] = [];
-after(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-async function startHttp(quirk: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SCRIPTED, quirk], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      text += c.toString('utf8');
-      const nl = text.indexOf('\n');
-      if (nl >= 0) resolve(text.slice(0, nl));
-    });
-    child.once('exit', (code) => reject(new Error(`scripted HTTP provider exited (${code})`)));
-  });
-}
-
 describe('false verdicts, each with a scripted peer', () => {
   it('HTTP: an error envelope sent with status 400 is the reply (no collateral H4, U3, S2-wire-shape)', { timeout: 120_000 }, async () => {
-    const url = await startHttp('http-400');
+    const url = await startScriptedHttp('http-400');
     const result = await run('http-400', '@H4 or @U3 or @S2-wire-shape', { target: { kind: 'http', url } });
     assert.equal(result.summary.harness_errors, 0);
     assert.deepEqual(failures(result.summary), []);
