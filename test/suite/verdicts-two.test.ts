@@ -12,26 +12,11 @@ import { renderHtml } from '../../src/conformance/report/render-html.js';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
-import { startScriptedHttp } from './fixtures/scripted-http.js';
+import { FAST_TIMEOUTS, SCRIPTED_PROVIDER, scriptedRunner, startScriptedHttp } from './fixtures/scripted-runs.js';
 
 const ROOT = findPackageRoot();
-const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-verdicts-two-'));
-const SCRIPTED = join(ROOT, 'test', 'suite', 'fixtures', 'scripted-provider.ts');
-const FAST = { handshakeMs: 6_000, requestMs: 4_000, shutdownGraceMs: 2_000 };
 
-let n = 0;
-function run(quirk: string, tags: string, opts: Partial<RunSuiteOptions> = {}): Promise<RunSuiteResult> {
-  return runSuite({
-    side: 'provider',
-    reportName: `w${++n}-${quirk.replace(/[^a-z0-9-]/gi, '_')}`,
-    reportsDir: REPORTS,
-    progress: null,
-    timeouts: FAST,
-    tags,
-    target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, quirk], cwd: ROOT },
-    ...opts,
-  });
-}
+const run = scriptedRunner('w');
 
 function idStatus(s: SuiteSummary, id: string): string | undefined {
   return s.ids.find((i) => i.id === id)?.status;
@@ -106,7 +91,7 @@ describe('a fresh connection that never answered while the target answers on ano
     const dir = mkdtempSync(join(tmpdir(), 'cgp-starts-'));
     const result = await run('second-start-stuck', TAGS, {
       timeouts: SHORT,
-      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, 'second-start-stuck', dir], cwd: ROOT },
+      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED_PROVIDER, 'second-start-stuck', dir], cwd: ROOT },
     });
     const failed = result.summary.scenarios.filter((s) => s.status === 'failed').map((s) => `${s.uri}:${s.line} ${s.message ?? ''}`);
     assert.deepEqual(failed, []);
@@ -120,7 +105,7 @@ describe('a fresh connection that never answered while the target answers on ano
     const dir = mkdtempSync(join(tmpdir(), 'cgp-starts-'));
     const result = await run('first-only', '@H3 or @R2', {
       timeouts: SHORT,
-      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, 'first-only', dir], cwd: ROOT },
+      target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED_PROVIDER, 'first-only', dir], cwd: ROOT },
     });
     const failed = result.summary.scenarios.filter((s) => s.status === 'failed');
     // every scenario (the H3 ones and R2) runs on a fresh connection, and none gets an answer

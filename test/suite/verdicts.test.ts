@@ -8,26 +8,12 @@ import { describe, it } from 'node:test';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
-import { startScriptedHttp } from './fixtures/scripted-http.js';
+import { FAST_TIMEOUTS, SCRIPTED_PROVIDER, scriptedRunner, startScriptedHttp } from './fixtures/scripted-runs.js';
 
 const ROOT = findPackageRoot();
 const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-verdicts-test-'));
-const SCRIPTED = join(ROOT, 'test', 'suite', 'fixtures', 'scripted-provider.ts');
-const FAST = { handshakeMs: 6_000, requestMs: 4_000, shutdownGraceMs: 2_000 };
 
-let n = 0;
-function run(quirk: string, tags: string, opts: Partial<RunSuiteOptions> = {}): Promise<RunSuiteResult> {
-  return runSuite({
-    side: 'provider',
-    reportName: `v${++n}-${quirk}`,
-    reportsDir: REPORTS,
-    progress: null,
-    timeouts: FAST,
-    tags,
-    target: { kind: 'stdio', command: process.execPath, args: ['--import', 'tsx', SCRIPTED, quirk], cwd: ROOT },
-    ...opts,
-  });
-}
+const run = scriptedRunner('v');
 
 function idStatus(s: SuiteSummary, id: string): string | undefined {
   return s.ids.find((i) => i.id === id)?.status;
@@ -105,10 +91,10 @@ describe('sensitivity: a finding counts for its id wherever it is observed', () 
   it('a score outside [0, 1] on anchored queries only fails F1 (seen in a G4 scenario)', { timeout: 120_000 }, async () => {
     const result = await runSuite({
       side: 'provider',
-      reportName: `v${++n}-anchored-score`,
+      reportName: `v-anchored-score`,
       reportsDir: REPORTS,
       progress: null,
-      timeouts: FAST,
+      timeouts: FAST_TIMEOUTS,
       tags: '@G4',
       misbehave: 'bad-score-on-anchored',
     });
