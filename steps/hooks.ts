@@ -15,7 +15,8 @@ import {
   describeError,
 } from '../src/conformance/suite/index.js';
 import { stepBackstopMs, withBackstop, type ProviderWorld } from './world.js';
-import { encodeTranscript, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../src/conformance/evidence/evidence.js';
+import { TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../src/conformance/evidence/attachments.js';
+import { encodeTranscript } from '../src/conformance/evidence/evidence.js';
 import type { SuiteRuntime } from '../src/conformance/suite/index.js';
 
 /** Runs whose target (its handshake_ack) has been attached: once per run, on its first scenario. */

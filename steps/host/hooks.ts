@@ -7,7 +7,8 @@ import { hostSuiteConfig, type HostRunParameters } from '../../src/conformance/h
 import { idsOfTags } from '../../src/conformance/host/tags.js';
 import { capabilityNeeds } from '../../src/conformance/host/capabilities.js';
 import type { ProviderWorld } from '../world.js';
-import { encodeTranscript, TRANSCRIPT_MEDIA_TYPE, wireEntry, type WireEntry } from '../../src/conformance/evidence/evidence.js';
+import { TRANSCRIPT_MEDIA_TYPE } from '../../src/conformance/evidence/attachments.js';
+import { encodeTranscript, wireEntry, type WireEntry } from '../../src/conformance/evidence/evidence.js';
 import { existsSync, readFileSync } from 'node:fs';
 
 Before({ tags: '@host', name: 'host scenario setup' }, async function (this: ProviderWorld, { pickle }) {

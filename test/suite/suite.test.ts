@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadCatalogue } from '../../src/catalogue/index.js';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
-import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE } from '../../src/conformance/suite/errors.js';
+import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE } from '../../src/conformance/evidence/attachments.js';
 import { findMisbehaviour } from '../../src/provider/misbehaviours.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 

@@ -8,8 +8,6 @@
  * (docs/interpretations.md §61). Nothing is dropped silently: an entry cap is reported as a count.
  */
 
-export { TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from './attachments.js';
-
 /** Bytes of one line kept in evidence; longer lines are clipped and say by how much. */
 export const EVIDENCE_LINE_LIMIT = 4_096;
 /** Entries kept per scenario transcript (later ones are counted, not kept). */

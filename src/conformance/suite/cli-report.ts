@@ -93,7 +93,6 @@ export function reportTarget(result: RunSuiteResult): Record<string, unknown> {
 
 export type { ScenarioSummary };
 
-export { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE } from '../run/exit-codes.js';
 import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK } from '../run/exit-codes.js';
 
 /**

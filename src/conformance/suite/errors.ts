@@ -8,8 +8,6 @@
  */
 import { TransportError } from '../../transport/errors.js';
 
-export { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../evidence/attachments.js';
-
 /** A MUST-level conformance failure of the target (the scenario fails). */
 export class ConformanceFailure extends Error {
   constructor(message: string) {

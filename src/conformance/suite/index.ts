@@ -8,10 +8,8 @@ export {
   HarnessError,
   isTargetError,
   describeError,
-  FINDING_MEDIA_TYPE,
-  APPLICABILITY_MEDIA_TYPE,
-  HARNESS_ERROR_MEDIA_TYPE,
 } from './errors.js';
+export { FINDING_MEDIA_TYPE, APPLICABILITY_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../evidence/attachments.js';
 export { ScenarioLedger, type Verdict } from './scenario-ledger.js';
 export { checkReply, checkLines, checkAckExtras, wireShapeFindings, type Evidence } from './checks.js';
 export { performHandshake, judgeInFamily, judgeForeign, ackOf, neverAnswered, type HandshakeOutcome } from './handshake.js';

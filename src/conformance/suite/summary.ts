@@ -8,8 +8,8 @@
  * Per id: failed > warning > witnessed > not-applicable > unwitnessed, over the scenarios tagged with it.
  */
 import type { Finding } from '../../protocol/findings.js';
-import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from './errors.js';
-import { decodeTranscript, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE, type WireEntry } from '../evidence/evidence.js';
+import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../evidence/attachments.js';
+import { decodeTranscript, type WireEntry } from '../evidence/evidence.js';
 
 /** Cucumber's `this.log` attachments: the scenario's notes. */
 const LOG_MEDIA_TYPE = 'text/x.cucumber.log+plain';
