@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const copies = ['src/conformance/host/scripted-provider.cjs'];
+const copies = ['src/conformance/host/scripted-provider.cjs', 'src/conformance/host/scripted-relay.bash'];
 for (const file of copies) {
   const to = join(root, 'dist', file);
   mkdirSync(dirname(to), { recursive: true });

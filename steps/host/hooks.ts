@@ -3,6 +3,7 @@
 import { After, AfterAll, Before } from '@cucumber/cucumber';
 import { disposeWarmHosts } from '../../src/conformance/host/control-client.js';
 import { HostScenario } from '../../src/conformance/host/scenario.js';
+import { closeScriptedRelay } from '../../src/conformance/host/scripted-relay.js';
 import { hostSuiteConfig, type HostRunParameters } from '../../src/conformance/host/runtime.js';
 import { idsOfTags } from '../../src/conformance/host/tags.js';
 import { capabilityNeeds } from '../../src/conformance/host/capabilities.js';
@@ -33,4 +34,5 @@ After({ tags: '@host', name: 'host scenario teardown' }, async function (this: P
 
 AfterAll({ name: 'stop the host processes started ahead' }, async function () {
   await disposeWarmHosts();
+  await closeScriptedRelay();
 });

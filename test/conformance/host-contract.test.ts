@@ -82,7 +82,7 @@ describe('every op result of the bundled host is valid under the published schem
     const { controlledHostFactory, disposeWarmHosts } = await import('../../src/conformance/host/control-client.js');
     const { contractIssues } = await import('../../src/conformance/host/contract.js');
     const { toWire } = await import('../../src/conformance/host/control-protocol.js');
-    const { SCRIPTED_PROVIDER } = await import('../../src/conformance/host/scenario.js');
+    const { SCRIPTED_PROVIDER } = await import('../../src/conformance/host/scripted-relay.js');
     const dir = mkdtempSync(join(tmpdir(), 'cgp-host-schema-'));
     const options = { ledgerPath: join(dir, 'ledger.jsonl'), handshakeTimeoutMs: 10_000, requestTimeoutMs: 10_000 };
     const script = {

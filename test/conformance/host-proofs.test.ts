@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { retainProofs, type CommittedFrame } from '../../src/attest/index.js';
 import { createBundledHost } from '../../src/conformance/host/adapter.js';
 import { checkKeptProofsRecomputeRoot, checkMissingVerdictUnknown, checkReusedOnlyOnValid, signedResultScript } from '../../src/conformance/host/checks-proofs.js';
-import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scenario.js';
+import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scripted-relay.js';
 import type { ComposedPrompt } from '../../src/host/compose/types.js';
 import { hostMisbehaviour, HOST_MISBEHAVIOURS } from '../../src/conformance/host/variants/manifest.js';
 import { PROOFS_VARIANTS } from '../../src/conformance/host/variants/proofs.js';

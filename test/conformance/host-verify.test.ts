@@ -28,7 +28,7 @@ import {
   checkCitedObserved,
   checkUsageBillsServed,
 } from '../../src/conformance/host/checks-usage.js';
-import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scenario.js';
+import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scripted-relay.js';
 import { checkFieldStability, inventorySchemaDir, readInventory } from '../../src/conformance/types/types-stability.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
 import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';

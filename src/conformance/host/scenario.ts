@@ -3,14 +3,14 @@
  * temporary directory) and the scripted providers the scenario puts in front of it. Steps call these
  * methods and the checks in ./checks.ts; nothing here decides conformance.
  *
- * Every provider is a real child process (src/conformance/host/scripted-provider.cjs) speaking NDJSON
- * over pipes, and it records every line it RECEIVED — so "the provider never saw the payload" is an
+ * Every provider is a real child process the host spawns and speaks NDJSON with over pipes (a relay child
+ * or a node process running src/conformance/host/scripted-provider.cjs: scripted-relay.ts), and it records
+ * every line it RECEIVED — so "the provider never saw the payload" is an
  * observation of the wire, not of the host's own bookkeeping.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ContextQuery } from '../../../generated/types/index.js';
 import type { ComposedPrompt } from '../../host/compose/types.js';
 import type { FanOutResult } from '../../host/fan-out.js';
@@ -23,6 +23,7 @@ import { CapabilityNotApplicable, missingCapability, type HostCapability } from 
 import { contractHost, type ContractHost } from './contract-host.js';
 import { isNotSupported } from './contract.js';
 import { HarnessError } from '../suite/errors.js';
+import { scriptedCommand, type ScriptedCommand } from './scripted-relay.js';
 
 /**
  * Errors that decide the scenario rather than witness the host's behaviour: a contract error or a test
@@ -32,9 +33,6 @@ import { HarnessError } from '../suite/errors.js';
 export function isScenarioVerdict(err: unknown): boolean {
   return err instanceof HarnessError || err instanceof CapabilityNotApplicable;
 }
-
-/** The scripted provider program (plain JS; the build copies it beside the compiled module). */
-export const SCRIPTED_PROVIDER = fileURLToPath(new URL('./scripted-provider.cjs', import.meta.url));
 
 /** What a scripted provider does (see the header of scripted-provider.cjs for every member). */
 export type ScriptedConfig = Record<string, unknown> & { name?: string };
@@ -55,6 +53,8 @@ export interface ScriptedProvider {
   descriptor?: ProviderDescriptor;
   /** The error connecting raised, if it was refused. */
   connectError?: unknown;
+  /** What the host was told to spawn for it (scripted-relay.ts), one per connection. */
+  commands: ScriptedCommand[];
 }
 
 export class HostScenario {
@@ -123,7 +123,7 @@ export class HostScenario {
   /** Declare a scripted provider (not yet connected). */
   scripted(label: string, config: ScriptedConfig = {}): ScriptedProvider {
     const recordPath = join(this.dir, `${label.replace(/[^A-Za-z0-9_-]/g, '_')}.received.ndjson`);
-    const provider: ScriptedProvider = { label, config: { name: label, ...config, record: recordPath }, recordPath };
+    const provider: ScriptedProvider = { label, config: { name: label, ...config, record: recordPath }, recordPath, commands: [] };
     this.providers.set(label, provider);
     return provider;
   }
@@ -138,8 +138,15 @@ export class HostScenario {
   async connect(label: string, opts: { alias?: string } = {}): Promise<ScriptedProvider> {
     const p = this.provider(label);
     const host = await this.host();
+    let command: ScriptedCommand;
     try {
-      p.descriptor = await host.connectStdio(process.execPath, [SCRIPTED_PROVIDER, JSON.stringify(p.config)], opts);
+      command = await scriptedCommand(p.config);
+    } catch (err) {
+      throw new HarnessError(`the scripted provider ${JSON.stringify(label)} could not be prepared: ${(err as Error).message}`, { cause: err });
+    }
+    p.commands.push(command);
+    try {
+      p.descriptor = await host.connectStdio(command.command, command.args, opts);
       delete p.connectError;
     } catch (err) {
       if (isScenarioVerdict(err)) throw err;
@@ -179,6 +186,7 @@ export class HostScenario {
   async dispose(): Promise<void> {
     try {
       await this.#host?.close();
+      for (const p of this.providers.values()) for (const c of p.commands.splice(0)) c.release();
       for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup();
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
