@@ -20,6 +20,11 @@ import { createProvider, type Provider, type ProviderOptions } from './core.js';
 export interface StdioProviderOptions extends ProviderOptions {
   input?: Readable;
   output?: Writable;
+  /**
+   * What a mode that refuses to end waits on once its input has ended (default: forever, holding the
+   * process up with a timer that never fires; a caller in a longer-lived process passes its own end).
+   */
+  untilKilled?: () => Promise<number>;
 }
 
 /** A promise that never settles: the process stays up until it is killed. */
@@ -59,7 +64,7 @@ export async function runStdioProvider(opts: StdioProviderOptions = {}, provider
   if (result.reason === 'exit') return exitCode;
   const atEof = provider.endOfInput();
   if (atEof.kind === 'exit') return atEof.code;
-  return forever();
+  return opts.untilKilled ? opts.untilKilled() : forever();
 }
 
 export interface HttpProviderOptions extends ProviderOptions {

@@ -9,7 +9,9 @@
  * served these frames" is an observation of the wire, not of the host's own bookkeeping.
  */
 import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { FrameId } from '../../../generated/types/index.js';
 import type { ComposedPrompt } from '../../host/compose/types.js';
 import type { FanOutResult } from '../../host/fan-out.js';
@@ -20,6 +22,9 @@ import { violation, warning, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
 import { findPackageRoot } from '../../util/package-root.js';
 import { bundledProviderCommand } from '../suite/config.js';
+import { createProvider } from '../../provider/core.js';
+import { runStdioProvider } from '../../provider/serve.js';
+import { relayedCommand, type PeerStart } from './scripted-relay.js';
 import type { HostScenario } from './scenario.js';
 import { readNdjsonFile } from './ndjson-file.js';
 import { isJsonObject as isObject } from '../../util/json.js';
@@ -405,6 +410,32 @@ child.stdin.on('error', () => {});
 child.on('exit', (code) => process.exit(code === null ? 1 : code));
 `;
 
+/**
+ * The same provider and tee in this process, behind a relay child (scripted-relay.ts): the bundled
+ * provider's stdio loop reads the child's stdin, and each line it writes is recorded, then forwarded.
+ */
+function teedBundledProvider(sentPath: string, mode: string | undefined): PeerStart {
+  return (peer) => {
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        appendFileSync(sentPath, chunk);
+        peer.output.write(chunk, () => done());
+      },
+    });
+    let killed: ((code: number) => void) | undefined;
+    peer.onGone(() => killed?.(137));
+    const untilKilled = () => new Promise<number>((resolve) => (killed = resolve));
+    runStdioProvider({ input: peer.input, output, untilKilled }, createProvider({ requireHandshake: true, ...(mode !== undefined ? { misbehave: mode } : {}) })).then(
+      (code) => peer.exit(code),
+      (err: unknown) => {
+        // what the provider's own process would have printed before exiting 1
+        process.stderr.write(`the bundled provider behind a relay failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+        peer.exit(1);
+      },
+    );
+  };
+}
+
 interface TeedProvider {
   routingId: string;
   name: string;
@@ -431,9 +462,16 @@ export async function connectBundledProvider(h: HostScenario, label: string, mod
   const root = findPackageRoot();
   const entry = bundledProviderCommand(root);
   const sentPath = join(h.dir, `${label.replace(/[^A-Za-z0-9_-]/g, '_')}.sent.ndjson`);
-  const args = ['-e', TEE, '--', sentPath, entry.command, ...entry.args, ...(mode !== undefined ? ['--misbehave', mode] : [])];
   const host = await h.host();
-  const descriptor = await host.connectStdio(process.execPath, args, { cwd: root });
+  const relayed = await relayedCommand(teedBundledProvider(sentPath, mode));
+  let descriptor;
+  if (relayed !== undefined) {
+    h.cleanups.push(() => relayed.release());
+    descriptor = await host.connectStdio(relayed.command, relayed.args, { cwd: root });
+  } else {
+    const args = ['-e', TEE, '--', sentPath, entry.command, ...entry.args, ...(mode !== undefined ? ['--misbehave', mode] : [])];
+    descriptor = await host.connectStdio(process.execPath, args, { cwd: root });
+  }
   const provider: TeedProvider = { routingId: descriptor.routingId, name: descriptor.name, sentPath };
   teed(h).set(label, provider);
   return provider;

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import { Writable, type Readable } from 'node:stream';
 import { delimiter, join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -57,12 +58,24 @@ const HEADER_LIMIT = 64;
 /** How long a connection may take to name its session, and the probe to finish: a bound, never a wait. */
 const RELAY_BOUND_MS = 10_000;
 
+/**
+ * What runs in this process behind one relay child: `input` is the child's stdin (its end is the end of
+ * that stdin), what is written to `output` is the child's stdout, and `exit(code)` ends the child with
+ * that exit code. `onGone` is called if the child goes first (the host killed it, or the scenario ended).
+ */
+export interface RelayedPeer {
+  input: Readable;
+  output: Writable;
+  exit(code: number): void;
+  onGone(fn: () => void): void;
+}
+export type PeerStart = (peer: RelayedPeer) => void;
+
 interface Session {
-  config: Record<string, unknown>;
+  start: PeerStart;
   sockets: Partial<Record<Role, net.Socket>>;
   /** Bytes of "in" that followed its header line. */
   pending: Buffer[];
-  provider?: ScriptedInput;
   ended: boolean;
 }
 
@@ -90,10 +103,10 @@ class RelayServer {
     return new RelayServer(server, (server.address() as net.AddressInfo).port);
   }
 
-  /** A new session for `config`: the id its relay child names itself by. */
-  open(config: Record<string, unknown>): string {
+  /** A new session running `start`: the id its relay child names itself by. */
+  open(start: PeerStart): string {
     const id = randomBytes(12).toString('hex');
-    this.#sessions.set(id, { config, sockets: {}, pending: [], ended: false });
+    this.#sessions.set(id, { start, sockets: {}, pending: [], ended: false });
     return id;
   }
 
@@ -142,35 +155,47 @@ class RelayServer {
 
   #start(s: Session): void {
     const { in: input, out, ctl } = s.sockets as Record<Role, net.Socket>;
-    const provider = runScripted(s.config, {
-      write: (text) => {
-        if (!s.ended) out.write(text);
-      },
-      exit: (code) => {
-        if (s.ended) return;
-        s.ended = true;
-        out.end();
-        ctl.end(`${code}\n`);
-        input.destroy();
+    const goneHandlers: Array<() => void> = [];
+    // writes after the end are dropped (as a dead process's would be), never an error in this process
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (s.ended) return done();
+        out.write(chunk, () => done());
       },
     });
-    s.provider = provider;
-    // the relay gone (killed by the host) before the script ended: the provider is gone with it
+    const exit = (code: number): void => {
+      if (s.ended) return;
+      s.ended = true;
+      out.end();
+      ctl.end(`${code}\n`);
+      input.destroy();
+    };
+    // the relay gone before the peer ended (the host killed it, or the scenario is over): so is the peer
     const gone = (): void => {
       if (s.ended) return;
       s.ended = true;
       input.destroy();
       out.destroy();
       ctl.destroy();
-      provider.end();
+      for (const fn of goneHandlers) fn();
     };
     out.on('close', gone);
     ctl.on('close', gone);
-    for (const chunk of s.pending.splice(0)) provider.data(chunk);
-    input.on('data', (chunk: Buffer) => provider.data(chunk));
-    input.on('end', () => provider.end());
+    const rest = s.pending.splice(0);
+    for (const chunk of rest) input.unshift(chunk);
+    s.start({ input, output, exit, onGone: (fn) => goneHandlers.push(fn) });
     input.resume();
   }
+}
+
+/** The scripted provider (scripted-provider.cjs) running `config` behind a relay. */
+function scriptedPeer(config: Record<string, unknown>): PeerStart {
+  return (peer) => {
+    const provider = runScripted(config, { write: (text) => peer.output.write(text), exit: peer.exit });
+    peer.input.on('data', (chunk: Buffer) => provider.data(chunk));
+    peer.input.on('end', () => provider.end());
+    peer.onGone(() => provider.end());
+  };
 }
 
 let relay: Promise<RelayServer | undefined> | undefined;
@@ -188,7 +213,7 @@ function relayArgs(server: RelayServer, id: string): string[] {
 
 /** Start one relay with the default script: it must answer a handshake, then exit 0 at end of input. */
 async function probe(bash: string, server: RelayServer): Promise<string | undefined> {
-  const id = server.open({ name: 'relay-probe' });
+  const id = server.open(scriptedPeer({ name: 'relay-probe' }));
   const child = spawn(bash, relayArgs(server, id), { stdio: ['pipe', 'pipe', 'pipe'], env: minimalEnv() });
   let out = '';
   let err = '';
@@ -250,9 +275,14 @@ export async function scriptedProviderMode(): Promise<'relay' | 'node'> {
 
 /** The command a host under test spawns for one scripted provider running `config`. */
 export async function scriptedCommand(config: Record<string, unknown>): Promise<ScriptedCommand> {
+  return (await relayedCommand(scriptedPeer(config))) ?? { command: process.execPath, args: [SCRIPTED_PROVIDER, JSON.stringify(config)], release: () => {} };
+}
+
+/** A relay child running `start` in this process; undefined when this process uses no relay (see the header). */
+export async function relayedCommand(start: PeerStart): Promise<ScriptedCommand | undefined> {
   const server = await relayServer();
-  if (server === undefined) return { command: process.execPath, args: [SCRIPTED_PROVIDER, JSON.stringify(config)], release: () => {} };
-  const id = server.open(config);
+  if (server === undefined) return undefined;
+  const id = server.open(start);
   return { command: bashPath!, args: relayArgs(server, id), release: () => server.release(id) };
 }
 
