@@ -60,9 +60,13 @@ writeFileSync(
 import { spawn } from 'node:child_process';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
 await import(require.resolve('@cucumber/cucumber/api'));
-const [cmd, ...args] = JSON.parse(process.argv[2]);
+// argv[2]: the provider's argv as JSON, or "scripted": the host suite's scripted providers, started the way
+// the suite starts them on this machine (a relay child, or a node process: src/conformance/host/scripted-relay.ts)
+const relay = process.argv[2] === 'scripted' ? await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'host', 'scripted-relay.js'))}) : undefined;
+const fixed = relay === undefined ? JSON.parse(process.argv[2]) : undefined;
 // one connection: spawned, handshaken, then sent shutdown; resolves with [acked, exited]
-const one = () => {
+const one = async () => {
+  const [cmd, ...args] = fixed ?? (({ command, args }) => [command, ...args])(await relay.scriptedCommand({}));
   let acked, exited;
   const ack = new Promise((resolve, reject) => (acked = { resolve, reject }));
   const exit = new Promise((resolve, reject) => (exited = { resolve, reject }));
@@ -82,18 +86,20 @@ const one = () => {
   child.stdin.write(JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' }) + '\\n');
   return [ack, exit];
 };
+const oneNow = (n) => Array.from({ length: n }, () => one());
 const n = Number(process.argv[3]);
 const exits = [];
 // 'sequential': each started once the one before has answered its handshake, as a host suite's steps connect
 // their providers (their exits overlap what follows); else all at once
 if (process.argv[4] === 'sequential') {
   for (let i = 0; i < n; i++) {
-    const [ack, exit] = one();
+    const [ack, exit] = await one();
     exits.push(exit);
     await ack;
   }
-} else exits.push(...Array.from({ length: n }, () => one()).flatMap(([ack, exit]) => [ack, exit]));
+} else exits.push(...(await Promise.all(oneNow(n))).flatMap(([ack, exit]) => [ack, exit]));
 await Promise.all(exits);
+await relay?.closeScriptedRelay();
 `,
 );
 
@@ -120,7 +126,6 @@ cp.spawn = function (...args) { require('node:fs').appendFileSync(${JSON.stringi
 );
 await timeProcess([NODE, '--require', COUNTER, BIN, 'host', '--out', join(WORK, 'out')]);
 const HOST_CONNECTIONS = readFileSync(SPAWNS, 'utf8').length;
-const SCRIPTED = [NODE, join(ROOT, 'dist', 'src', 'conformance', 'host', 'scripted-provider.cjs'), '{}'];
 
 /** Wall time of one process started directly (no shell between: the start-up figures are tens of ms). */
 function wallOf(argv: readonly string[]): Promise<number> {
@@ -151,7 +156,7 @@ const sides: Record<string, string[]> = {
   [`floor (${CONNECTIONS} connections)`]: [NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS)],
   'full, slow start': suite(SLOW),
   'one, slow start': suite(SLOW, '--tags', '@B3'),
-  [`host floor (${HOST_CONNECTIONS} in turn)`]: [NODE, BARE, JSON.stringify(SCRIPTED), String(HOST_CONNECTIONS), 'sequential'],
+  [`host floor (${HOST_CONNECTIONS} in turn)`]: [NODE, BARE, 'scripted', String(HOST_CONNECTIONS), 'sequential'],
   certify: [NODE, BIN, 'certify', '--out', join(WORK, 'out')],
 };
 

@@ -7,8 +7,9 @@
  *                                   is passed to it as --misbehave (the red team uses that)
  *
  * Timeouts: CGP_HANDSHAKE_TIMEOUT_MS (10 s), CGP_REQUEST_TIMEOUT_MS (10 s), CGP_SHUTDOWN_GRACE_MS (2 s).
- * Fresh stdio connections started ahead of need: CGP_SPAWN_AHEAD (default: what the machine can run at
- * once, os.availableParallelism(), between 1 and 16).
+ * Fresh stdio connections started ahead of need: at most CGP_SPAWN_AHEAD starting at once (default: what
+ * the machine can run at once, os.availableParallelism(), between 1 and 16); set, it also caps how many
+ * are kept started ahead (else up to 16).
  * Files the harness may re-read for S6.2-digested-bytes: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated),
  * plus, by default, a stdio provider's working directory (and the bundled provider's fixture folder); nothing
  * else ever is.
@@ -67,12 +68,16 @@ export interface SuiteConfig {
   /** Copy the target's stderr to ours. */
   forwardStderr: boolean;
   /**
-   * At most this many fresh stdio connections are started (and, where the scenario wants one, handshaken)
-   * ahead of the scenarios that will take them (CGP_SPAWN_AHEAD, default defaultSpawnAhead()): a provider's
-   * start-up is overlapped instead of paid once per scenario. Lower it for a provider that cannot run
-   * that many instances at once.
+   * At most this many fresh stdio connections are STARTING at once ahead of the scenarios that will take
+   * them (CGP_SPAWN_AHEAD, default defaultSpawnAhead()): a provider's start-up is overlapped instead of
+   * paid once per scenario (docs/interpretations.md §80).
    */
   spawnAhead: number;
+  /**
+   * At most this many started ahead and not yet taken, started or still starting: CGP_SPAWN_AHEAD when it
+   * is set (a provider that cannot run more instances at once), else MAX_DEFAULT_SPAWN_AHEAD.
+   */
+  keepAhead: number;
 }
 
 /** Upper bound of the default CGP_SPAWN_AHEAD: more than the full provider suite needs (12 fresh connections). */
@@ -180,6 +185,7 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
   const retired = (env.CGP_PROVIDER_RETIRED_IDS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   const forwardStderr = env.CGP_FORWARD_STDERR === '1';
   const spawnAhead = opts.spawnAhead ?? positiveInt(env, 'CGP_SPAWN_AHEAD', defaultSpawnAhead(), 'a count of connections');
+  const keepAhead = opts.spawnAhead !== undefined || (env.CGP_SPAWN_AHEAD ?? '') !== '' ? spawnAhead : Math.max(spawnAhead, MAX_DEFAULT_SPAWN_AHEAD);
   const misbehave = opts.misbehave ?? (env.CGP_MISBEHAVE !== undefined && env.CGP_MISBEHAVE !== '' ? env.CGP_MISBEHAVE : undefined);
 
   let target: TargetSpec;
@@ -254,5 +260,5 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
     retiredFrameIds.push(...RETIRED_FRAME_IDS);
   }
   if (target.kind === 'stdio') trustedRoots.push(resolvePath(target.cwd ?? process.cwd()));
-  return { target, timeouts, trustedRoots, retiredFrameIds, forwardStderr, spawnAhead };
+  return { target, timeouts, trustedRoots, retiredFrameIds, forwardStderr, spawnAhead, keepAhead };
 }

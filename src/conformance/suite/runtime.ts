@@ -52,6 +52,14 @@ export class SuiteRuntime {
   /** Started ahead, not yet taken (stdio only). */
   private plainPool: Array<Promise<AnySession>> = [];
   private handshakenPool: Array<Promise<FreshHandshaken>> = [];
+  /**
+   * Of those, the ones still starting (counted against config.spawnAhead): a handshaken one until its
+   * handshake has been answered (or failed); a plain one, which is sent nothing, until it is taken or a
+   * connection started after it has been answered (processes start in the order they were spawned).
+   */
+  private startingPlain: Array<{ seq: number; entry: Promise<AnySession> }> = [];
+  private startingHandshaken = 0;
+  private spawnSeq = 0;
   /** Connections of each kind the rest of the run will still take (undefined: no plan, keep a few ahead). */
   private demand: FreshDemand | undefined;
   private closed = false;
@@ -108,14 +116,30 @@ export class SuiteRuntime {
   private refill(): void {
     if (this.closed || this.paused > 0 || this.config.target.kind !== 'stdio') return;
     const d = this.demand ?? { plain: UNPLANNED_AHEAD, handshaken: 0 };
-    const ahead = this.config.spawnAhead;
+    const startingAtOnce = this.demand ? this.config.spawnAhead : Math.min(this.config.spawnAhead, UNPLANNED_AHEAD);
+    const keep = this.demand ? this.config.keepAhead : startingAtOnce;
     // alternate the kinds, so that a small spawnAhead still serves both
-    while (this.plainPool.length + this.handshakenPool.length < ahead) {
+    while (this.plainPool.length + this.handshakenPool.length < keep && this.startingPlain.length + this.startingHandshaken < startingAtOnce) {
       const wantPlain = this.plainPool.length < d.plain;
       const wantShaken = this.handshakenPool.length < d.handshaken;
       if (!wantPlain && !wantShaken) break;
-      if (wantPlain && (!wantShaken || this.plainPool.length <= this.handshakenPool.length)) this.plainPool.push(quiet(this.track(openSession(this.config))));
-      else this.handshakenPool.push(quiet(this.handshaken(this.track(openSession(this.config)))));
+      const seq = ++this.spawnSeq;
+      if (wantPlain && (!wantShaken || this.plainPool.length <= this.handshakenPool.length)) {
+        const entry = quiet(this.track(openSession(this.config)));
+        this.plainPool.push(entry);
+        this.startingPlain.push({ seq, entry });
+      } else {
+        this.startingHandshaken++;
+        const entry = quiet(this.handshaken(this.track(openSession(this.config))));
+        this.handshakenPool.push(entry);
+        const started = (): void => {
+          this.startingHandshaken--;
+          // every plain one spawned before this one has started too
+          this.startingPlain = this.startingPlain.filter((p) => p.seq > seq);
+          this.refill();
+        };
+        entry.then(started, started);
+      }
     }
   }
 
@@ -127,6 +151,7 @@ export class SuiteRuntime {
   private take<T>(pool: Array<Promise<T>>, kind: keyof FreshDemand, open: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new HarnessError('fresh: the suite runtime is closed'));
     const next = pool.shift() ?? open();
+    this.startingPlain = this.startingPlain.filter((p) => (p.entry as Promise<unknown>) !== next);
     if (this.demand) this.demand[kind] = Math.max(0, this.demand[kind] - 1);
     this.refill();
     return next;
@@ -182,6 +207,7 @@ export class SuiteRuntime {
           // started again, ahead or on demand, once the retried connection has answered or failed)
           const dropped = [...this.plainPool, ...this.handshakenPool.map((p) => p.then((h) => h.session))];
           this.plainPool = [];
+          this.startingPlain = [];
           this.handshakenPool = [];
           await Promise.allSettled(dropped.map((p) => p.then((s) => this.release(s))));
           await Promise.allSettled([...this.opening]);
@@ -255,6 +281,7 @@ export class SuiteRuntime {
     // Connections opened ahead and never taken: the ones still starting are closed by track() once they
     // have started; a handshake in flight on one fails fast when its session closes below.
     this.plainPool = [];
+    this.startingPlain = [];
     this.handshakenPool = [];
     await Promise.allSettled([...this.opening]);
     await Promise.allSettled([...this.open].map((s) => s.close()));
