@@ -69,6 +69,8 @@ export class SuiteRuntime {
   private aloneChain: Promise<void> = Promise.resolve();
   /** The shared connection once it has a handshake_ack (the target answers there). */
   private sharedReady: AnySession | undefined;
+  /** Connections let go whose process has not been reaped yet (letGo). */
+  private readonly closing = new Set<Promise<void>>();
   /** Per connection: how many of its inbound lines have had their framing checked (each line once). */
   private readonly linesChecked = new WeakMap<AnySession, number>();
 
@@ -261,6 +263,17 @@ export class SuiteRuntime {
     await session.close();
   }
 
+  /**
+   * Let a scenario's connection go without waiting for it: closing kills its process at once (StdioConnection
+   * close), and the wait for the exit overlaps the scenarios that follow; close() waits for every one.
+   */
+  letGo(session: AnySession): void {
+    this.open.delete(session);
+    const closing = session.close().catch(() => {});
+    this.closing.add(closing);
+    void closing.then(() => this.closing.delete(closing));
+  }
+
   private track(p: Promise<AnySession>): Promise<AnySession> {
     const tracked = p.then(async (s) => {
       if (this.closed) {
@@ -286,6 +299,7 @@ export class SuiteRuntime {
     await Promise.allSettled([...this.opening]);
     await Promise.allSettled([...this.open].map((s) => s.close()));
     this.open.clear();
+    await Promise.allSettled([...this.closing]);
   }
 }
 

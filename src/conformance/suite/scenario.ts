@@ -399,11 +399,10 @@ export class ScenarioProbe {
     return this.ledger.verdict(ids);
   }
 
-  /** Close the fresh connections this scenario opened. */
+  /** Close the fresh connections this scenario opened (their processes are killed now, reaped later: letGo). */
   async dispose(): Promise<void> {
     for (const off of this.untap.splice(0)) off();
-    const owned = this.owned.splice(0);
-    await Promise.allSettled(owned.map((s) => this.runtime.release(s)));
+    for (const s of this.owned.splice(0)) this.runtime.letGo(s);
   }
 }
 
