@@ -121,3 +121,22 @@ test('CGP_SCRIPTED_PROVIDERS: node gives the node command; anything else but rel
     await assert.rejects(scriptedCommand({}), /CGP_SCRIPTED_PROVIDERS="fast": expected "node" or "relay"/);
   });
 });
+
+test('the host suite gives every verdict the same with node children and with relay children; a misbehaving host is caught either way', { timeout: 240_000 }, async () => {
+  const { runSuite } = await import('../../src/conformance/run/run-suite.js');
+  const reportsDir = mkdtempSync(join(DIR, 'suite-'));
+  const verdicts = (r: Awaited<ReturnType<typeof runSuite>>) => r.summary.scenarios.map((s) => `${s.uri}:${s.line} ${s.status}`).sort();
+  const run = (mode: 'node' | 'relay', misbehave?: string) =>
+    withMode(mode, () => runSuite({ side: 'host', reportName: `host-${mode}${misbehave ?? ''}`, reportsDir, progress: null, ...(misbehave ? { misbehave, tags: '@C6' } : {}) }));
+  const viaNode = await run('node');
+  const viaRelay = await run('relay');
+  assert.equal(viaRelay.success, true, JSON.stringify(viaRelay.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => [s.name, s.status, s.message])));
+  assert.ok(viaRelay.summary.scenarios.length >= 60, `${viaRelay.summary.scenarios.length} scenarios`);
+  assert.deepEqual(verdicts(viaRelay), verdicts(viaNode));
+  assert.deepEqual(viaRelay.summary.ids.map((i) => `${i.id} ${i.status}`), viaNode.summary.ids.map((i) => `${i.id} ${i.status}`));
+  for (const mode of ['node', 'relay'] as const) {
+    const bad = await run(mode, 'skip-consent-gate');
+    assert.equal(bad.success, false, `skip-consent-gate caught with ${mode} children`);
+    assert.match(bad.summary.scenarios.find((s) => s.status === 'failed')?.message ?? '', /^C6 violated/m);
+  }
+});
