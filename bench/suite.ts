@@ -118,6 +118,43 @@ await relay?.closeScriptedRelay();
 `,
 );
 
+// The cucumber floor: cucumber running the same provider scenarios with every step a no-op (one catch-all step
+// definition), writing the same two report files (cucumber's own message and junit formatters), while the same
+// connections are opened as the suite may open them (BARE, 'bounded') — the suite's machinery with no check.
+const NOOP_STEPS = join(WORK, 'noop-steps.mjs');
+writeFileSync(
+  NOOP_STEPS,
+  `import { createRequire } from 'node:module';
+const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+const { defineStep } = require('@cucumber/cucumber');
+defineStep(/^.*$/, function () {});
+`,
+);
+const CUCUMBER_FLOOR = join(WORK, 'cucumber-floor.mjs');
+writeFileSync(
+  CUCUMBER_FLOOR,
+  `import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import { Writable } from 'node:stream';
+const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+const { loadConfiguration, runCucumber } = require('@cucumber/cucumber/api');
+const [connections, provider, n, out] = process.argv.slice(2);
+const opened = new Promise((resolve, reject) => {
+  const c = spawn(process.execPath, [connections, provider, n, 'bounded'], { stdio: 'inherit', env: ${JSON.stringify(minimalEnv())} });
+  c.on('exit', (code) => (code === 0 ? resolve() : reject(new Error('connections exited ' + code))));
+});
+const sink = new Writable({ write: (_c, _e, done) => done() });
+const environment = { cwd: ${JSON.stringify(ROOT)}, stdout: sink, stderr: process.stderr, env: process.env };
+const { runConfiguration } = await loadConfiguration(
+  { file: false, provided: { paths: [${JSON.stringify(join(ROOT, 'features', 'provider'))} + '/**/*.feature'], import: [${JSON.stringify(NOOP_STEPS)}], tags: '@provider', format: [['message', out + '.ndjson'], ['junit', out + '.xml']], strict: true } },
+  environment,
+);
+const result = await runCucumber(runConfiguration, environment);
+await opened;
+if (!result.success) throw new Error('the no-op run failed');
+`,
+);
+
 // How many provider processes the full suite starts: one full run with a provider that counts its starts.
 const COUNT = join(WORK, 'starts.txt');
 writeFileSync(COUNT, '');
@@ -170,6 +207,7 @@ const sides: Record<string, string[]> = {
   bare: [NODE, BARE, JSON.stringify(PROVIDER), '1'],
   [`floor (${CONNECTIONS} connections)`]: [NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS)],
   [`floor (${CONNECTIONS}, ${availableParallelism()} starting at once)`]: [NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS), 'bounded'],
+  'cucumber floor': [NODE, CUCUMBER_FLOOR, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS), join(WORK, 'noop-report')],
   'full, slow start': suite(SLOW),
   'one, slow start': suite(SLOW, '--tags', '@B3'),
   [`host floor (${HOST_CONNECTIONS} in turn)`]: [NODE, BARE, 'scripted', String(HOST_CONNECTIONS), 'sequential'],
@@ -215,6 +253,7 @@ if (!values['profile-only']) {
   out.push(`  full provider suite / its floor:     ${(m('full') / floor).toFixed(2)}×  (target ≤ 1.25×: ${verdict(m('full') <= 1.25 * floor)}); the checks of every scenario add ${seconds(m('full') - floor)} to the floor`);
   const bounded = m(`floor (${CONNECTIONS}, ${availableParallelism()} starting at once)`);
   out.push(`    against the floor that starts them as the suite may, ${availableParallelism()} at once (§80): ${(m('full') / bounded).toFixed(2)}×`);
+  out.push(`    against the cucumber floor (the same scenarios with every step a no-op, the same reports and connections): ${(m('full') / m('cucumber floor')).toFixed(2)}× — the checks add ${seconds(m('full') - m('cucumber floor'))}`);
   out.push(`  (a) full / one scenario:             ${a.toFixed(2)}×  (target ≤ 1.5×: ${verdict(a <= 1.5)}); the floor / one scenario: ${(floor / m('one')).toFixed(2)}×`);
   out.push(`  (b) one scenario / bare cucumber:    ${b.toFixed(2)}×  (target ≤ 2×: ${verdict(b <= 2)})`);
   out.push(`  (c) slow-start extra, full suite:    ${seconds(extra)}  (target ≤ 2 s: ${verdict(extra <= 2000)}); one scenario: ${seconds(m('one, slow start') - m('one'))}`);

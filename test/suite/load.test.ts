@@ -84,3 +84,21 @@ describe('under load: no false handshake failure against an npx-launched provide
     assert.equal(result.success, true);
   });
 });
+
+// The host suite beside the same busy loops: its scripted providers start as relay children (or node where
+// bash is missing: docs/interpretations.md §86) and the host under test starts them while the machine is
+// saturated; every verdict must still be the honest host's.
+describe('under load: the host suite against the honest bundled host', () => {
+  it(`the host suite beside ${LOOPS} busy loops on ${CORES} core(s): every scenario passes, no harness error`, { timeout: 600_000 }, async () => {
+    busy(LOOPS);
+    const t0 = Date.now();
+    const result = await runSuite({ side: 'host', reportName: 'host-under-load', reportsDir: REPORTS, progress: null });
+    const load = loadavg()[0]!;
+    stopAll();
+    process.stdout.write(`# load: ${LOOPS} busy loops on ${CORES} core(s); 1-minute load average ${load.toFixed(2)} at the end; ${Math.round((Date.now() - t0) / 1000)} s; ${result.summary.scenarios.length} host scenarios\n`);
+    const notPassed = result.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? s.harness_error ?? ''}`);
+    assert.deepEqual(notPassed, []);
+    assert.equal(result.summary.harness_errors, 0);
+    assert.equal(result.success, true);
+  });
+});
