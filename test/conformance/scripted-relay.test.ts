@@ -4,7 +4,7 @@
 // stdin — must be the same both ways; these tests drive both with the same inputs and compare.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -40,8 +40,8 @@ interface Outcome {
  * Spawn the command as a host would, write `input` in the given pieces (each after the previous answer
  * count is reached), then end stdin unless `keepOpen`; resolve with everything the child wrote and how it ended.
  */
-async function drive(cmd: ScriptedCommand, steps: Array<{ write: string; expectLines?: number }>, opts: { keepOpen?: boolean; killAfterMs?: number } = {}): Promise<Outcome> {
-  const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'], env: minimalEnv(), detached: true });
+async function drive(cmd: ScriptedCommand, steps: Array<{ write: string; expectLines?: number }>, opts: { keepOpen?: boolean; killAfterMs?: number; env?: Record<string, string> } = {}): Promise<Outcome> {
+  const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? minimalEnv(), detached: true });
   let stdout = '';
   const waiters: Array<() => void> = [];
   child.stdout.on('data', (c: Buffer) => {
@@ -109,6 +109,17 @@ test('a relay the host kills ends its provider in this process (no answer is wri
     const outcome = await drive(cmd, [{ write: HANDSHAKE, expectLines: 1 }, { write: query('q1') }], { killAfterMs: 0 });
     assert.equal(outcome.signal, 'SIGKILL');
     assert.equal(outcome.stdout.split('\n').length - 1, 1, 'the ack only');
+  });
+});
+
+test('a relay started by a host that passes its whole environment reads no startup file ($BASH_ENV included)', { timeout: 30_000 }, async () => {
+  await withMode('relay', async () => {
+    const rc = join(DIR, 'bash-env.sh');
+    writeFileSync(rc, 'echo "a line from BASH_ENV"\n');
+    const cmd = await scriptedCommand({});
+    const outcome = await drive(cmd, [{ write: HANDSHAKE, expectLines: 1 }], { env: { ...minimalEnv(), BASH_ENV: rc, ENV: rc } });
+    assert.equal(outcome.code, 0);
+    assert.match(outcome.stdout, /^\{"type":"handshake_ack"[^\n]*\n$/, 'the ack alone on stdout');
   });
 });
 

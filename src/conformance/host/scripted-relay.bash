@@ -3,7 +3,7 @@
 # loopback connections to the suite: "out" (to this stdout), "ctl" (the exit code, once "out" has ended)
 # and "in" (from this stdin; only the copier holds it, so its end is this stdin's end). The copier holds
 # neither stdout nor stderr, so they end with this process whoever kills it.
-# Usage: bash --norc --noprofile scripted-relay.bash <port> <session>
+# Usage: bash --norc --noprofile -p scripted-relay.bash <port> <session>
 exec 4<>"/dev/tcp/127.0.0.1/$1" 5<>"/dev/tcp/127.0.0.1/$1" || exit 97
 printf '%s out\n' "$2" >&4
 printf '%s ctl\n' "$2" >&5

@@ -208,7 +208,8 @@ function findBash(): string | undefined {
 }
 
 function relayArgs(server: RelayServer, id: string): string[] {
-  return ['--norc', '--noprofile', SCRIPTED_RELAY, String(server.port), id];
+  // -p: $BASH_ENV and $ENV are not sourced, functions are not imported (a host may pass its whole environment)
+  return ['--norc', '--noprofile', '-p', SCRIPTED_RELAY, String(server.port), id];
 }
 
 /** Start one relay with the default script: it must answer a handshake, then exit 0 at end of input. */
@@ -227,7 +228,7 @@ async function probe(bash: string, server: RelayServer): Promise<string | undefi
     const outcome = await Promise.race([
       new Promise<string | undefined>((resolve) => {
         child.once('error', (e) => resolve(`it could not be started (${e.message})`));
-        child.once('close', (code) => resolve(code === 0 && out.includes('"handshake_ack"') ? undefined : `it exited ${code} with ${JSON.stringify(out.slice(0, 80))} on stdout${err ? ` and ${JSON.stringify(err.trim().slice(0, 160))} on stderr` : ''}`));
+        child.once('close', (code) => resolve(code === 0 && /^\{"type":"handshake_ack"[^\n]*\n$/.test(out) ? undefined : `it exited ${code} with ${JSON.stringify(out.slice(0, 80))} on stdout${err ? ` and ${JSON.stringify(err.trim().slice(0, 160))} on stderr` : ''}`));
       }),
       new Promise<string>((resolve) => {
         bound = setTimeout(() => resolve(`it did not finish within ${RELAY_BOUND_MS} ms`), RELAY_BOUND_MS);
