@@ -9,6 +9,7 @@
  *   generated/validators/strict.ts, interop.ts  ajv standalone (Ajv2020 + ajv-formats, allErrors, strict),
  *                                               one validator per $defs entry and per root, both schemas
  *   generated/validators/documents.ts           the strict schema documents (anchor lookup at run time)
+ *   generated/validators/host-control.ts        ajv standalone for schema/host-control (scripts/host-control-validators.ts)
  *   generated/{types,validators}/README.md
  *   generated/anchors.json, generated/rules.json  via src/catalogue/extract.ts renderCatalogueFiles(SPEC.md),
  *                                               when both exist (otherwise skipped with a note on stderr)
@@ -33,6 +34,7 @@ import {
   type SchemaProfile,
 } from '../src/schema/profile.js';
 import { escapePointerToken } from '../src/util/json-pointer.js';
+import { HOST_CONTROL_FILE, renderHostControlValidators } from './host-control-validators.js';
 import { SchemaSourceError, formatProblem, lintSchemaDocument, parseSchemaText, type SchemaProblem } from '../src/schema/lint.js';
 
 const addFormats = _addFormats.default;
@@ -486,6 +488,10 @@ ${banner(SOURCES.map((s) => s.file), false).replace(/^\/\* | \*\/$/g, '')}.
   \`VALIDATORS\` (name → validator, document, pointer). Every error's \`schemaPath\` is an absolute pointer into
   its schema document, so \`src/schema/validate.ts\` maps it to the nearest \`x-cgp-anchor\`.
 - \`documents.ts\`: the strict schema documents, embedded for that lookup.
+- \`host-control.ts\`: the same kind of validators for the host control protocol's published schemas
+  (\`schema/host-control/<op>.schema.json\`), one per operation and part (\`HOST_CONTROL_VALIDATORS\`, keyed
+  \`<op>/args\` and \`<op>/result\`), used by \`src/conformance/host/contract.ts\`; every error's \`schemaPath\`
+  is \`<file>#<pointer>\` into those files.
 
 Use them through \`src/schema/validate.ts\` (\`validateEnvelope\`, \`validateRecord\`, \`validateDef\`).
 The files are \`.ts\` with \`// @ts-nocheck\` and a \`createRequire\` prelude (ajv's ESM output still
@@ -537,6 +543,7 @@ export async function renderAll(root = ROOT): Promise<Map<string, string>> {
   files.set('generated/validators/strict.ts', generateValidators(schemas, 'strict'));
   files.set('generated/validators/interop.ts', generateValidators(schemas, 'interop'));
   files.set('generated/validators/documents.ts', generateDocuments(schemas));
+  files.set(HOST_CONTROL_FILE, await renderHostControlValidators(root, () => banner(['schema/host-control/*.schema.json'])));
   files.set('generated/validators/README.md', readmeValidators());
   const catalogue = await catalogueFiles(root);
   if (catalogue) for (const [rel, text] of Object.entries(catalogue).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) files.set(rel, text);

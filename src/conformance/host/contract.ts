@@ -9,9 +9,9 @@
  * standard code: "this host does not have this operation or feature" (capabilities.ts decides what that
  * makes of the scenario).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
+import { HOST_CONTROL_VALIDATORS } from '../../../generated/validators/host-control.js';
 import { HarnessError } from '../suite/errors.js';
 import { findPackageRoot } from '../../util/package-root.js';
 import type { ControlOperation } from './control-protocol.js';
@@ -21,39 +21,6 @@ export const CONTRACT_SCHEMA_BASE = 'https://cgp-conformance.dev/schema/host-con
 /** The directory of the published host-control schemas (shipped in the package). */
 export function contractSchemaDir(): string {
   return join(findPackageRoot(), 'schema', 'host-control');
-}
-
-let compiled: Map<string, ValidateFunction> | undefined;
-/** Where each subschema object sits in the published files (`file#/json/pointer`), to name a failing keyword. */
-const locations = new Map<object, string>();
-
-function recordLocations(node: unknown, where: string): void {
-  if (typeof node !== 'object' || node === null) return;
-  locations.set(node, where);
-  for (const [k, v] of Object.entries(node)) recordLocations(v, `${where}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-}
-
-function validators(): Map<string, ValidateFunction> {
-  if (compiled !== undefined) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
-  const dir = contractSchemaDir();
-  const ops: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) {
-    const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as object;
-    recordLocations(schema, `${file}#`);
-    ajv.addSchema(schema);
-    if (file !== 'defs.schema.json') ops.push(file.replace(/\.schema\.json$/, ''));
-  }
-  const out = new Map<string, ValidateFunction>();
-  for (const op of ops) {
-    for (const part of ['args', 'result'] as const) {
-      const v = ajv.getSchema(`${CONTRACT_SCHEMA_BASE}${op}.schema.json#/$defs/${part}`);
-      if (v === undefined) throw new Error(`schema/host-control/${op}.schema.json defines no $defs/${part}`);
-      out.set(`${op}/${part}`, v);
-    }
-  }
-  compiled = out;
-  return out;
 }
 
 /** One schema violation of an operation's result (or arguments). */
@@ -69,22 +36,14 @@ export interface ContractIssue {
 
 function issueOf(op: string, part: 'args' | 'result', e: ErrorObject): ContractIssue {
   const missing = e.keyword === 'required' ? `/${String((e.params as { missingProperty?: unknown }).missingProperty)}` : '';
-  const at = `${e.instancePath}${missing}`;
-  // ajv gives the path relative to the schema it is in; the subschema object says which file and where
-  const parent = e.parentSchema !== undefined ? locations.get(e.parentSchema as object) : undefined;
-  const schemaPath = parent !== undefined
-    ? `${parent}/${e.keyword}`
-    : e.schemaPath.startsWith('#/$defs/')
-    ? `defs.schema.json${e.schemaPath}`
-    : e.schemaPath.startsWith('#')
-      ? `${op}.schema.json#/$defs/${part}${e.schemaPath.slice(1)}`
-      : e.schemaPath.replace(CONTRACT_SCHEMA_BASE, '');
-  return { op, part, field: at, schemaPath, message: e.keyword === 'required' ? 'is required' : (e.message ?? e.keyword) };
+  // the validators are compiled from the published files ahead of time (generated/validators/host-control.ts),
+  // with every schemaPath already `<file>#<pointer>` into them
+  return { op, part, field: `${e.instancePath}${missing}`, schemaPath: e.schemaPath, message: e.keyword === 'required' ? 'is required' : (e.message ?? e.keyword) };
 }
 
 /** The schema violations of `value` as `op`'s result (or args); [] when it conforms. */
 export function contractIssues(op: ControlOperation | string, part: 'args' | 'result', value: unknown): ContractIssue[] {
-  const v = validators().get(`${op}/${part}`);
+  const v = HOST_CONTROL_VALIDATORS[`${op}/${part}`];
   if (v === undefined) return [{ op, part, field: '', schemaPath: `${op}.schema.json`, message: `no published schema for operation ${JSON.stringify(op)}` }];
   if (v(value) === true) return [];
   // anyOf/oneOf branches report every branch; keep the deepest (most specific) few
