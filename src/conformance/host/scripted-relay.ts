@@ -1,7 +1,7 @@
 /**
- * How the host suite starts a scripted provider (docs/architecture.md "The host suite's scripted providers",
- * docs/interpretations.md §86). The host under test always spawns a real child process and speaks NDJSON
- * with it over that child's stdin and stdout; what the child is depends on the machine:
+ * How the host suite starts a scripted provider (docs/interpretations.md §86). The host under test always
+ * spawns a real child process and speaks NDJSON with it over that child's stdin and stdout; what the child
+ * is depends on the machine:
  *
  * - relay (where bash with /dev/tcp is found): the child is `bash scripted-relay.bash <port> <session>`,
  *   which starts in a few milliseconds and copies its stdin and stdout, byte for byte, over three loopback
