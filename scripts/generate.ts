@@ -34,6 +34,7 @@ import {
   type SchemaProfile,
 } from '../src/schema/profile.js';
 import { escapePointerToken } from '../src/util/json-pointer.js';
+import { functionLocations, rebaseSchemaPaths, STANDALONE_PRELUDE } from './ajv-standalone.js';
 import { HOST_CONTROL_FILE, renderHostControlValidators } from './host-control-validators.js';
 import { SchemaSourceError, formatProblem, lintSchemaDocument, parseSchemaText, type SchemaProblem } from '../src/schema/lint.js';
 
@@ -358,18 +359,7 @@ function generateValidators(schemas: LoadedSchema[], profile: SchemaProfile): st
       if (isSchemaObject(node) && !where.has(node)) where.set(node, `${s.key}#${pointer}`);
     });
   }
-  // Function name → schema location, from ajv's value scope (each compiled function carries its SchemaEnv).
-  type ScopeName = { str: string; value?: { ref?: { schemaEnv?: { schema: unknown } } } };
-  const functions = (): Map<string, string> => {
-    const scope = (ajv as unknown as { scope: { _values: Record<string, Map<unknown, ScopeName> | undefined> } }).scope._values;
-    const out = new Map<string, string>();
-    for (const name of scope.validate?.values() ?? []) {
-      const schema = name.value?.ref?.schemaEnv?.schema;
-      const at = schema !== null && typeof schema === 'object' ? where.get(schema) : undefined;
-      if (at !== undefined) out.set(name.str, at);
-    }
-    return out;
-  };
+  const functions = (): Map<string, string> => functionLocations(ajv, where);
   const byNumber = (a: string, b: string) => Number(a.slice(8)) - Number(b.slice(8));
   // Compile the roots first: with inlineRefs:false every $defs entry reachable from a root becomes one
   // function of that root's tree, which the per-def export then reuses. Only the defs no root reaches (e.g.
@@ -392,34 +382,16 @@ function generateValidators(schemas: LoadedSchema[], profile: SchemaProfile): st
   const fnPointer = new Map([...fnLocation].map(([fn, at]) => [fn, at.slice(at.indexOf('#') + 1)]));
 
   // Rebase schemaPath literals function by function (top-level functions start at column 0).
-  const parts = code.split(/^(?=function validate\d+\()/m);
-  const rebased = parts.map((part) => {
-    const m = /^function (validate\d+)\(/.exec(part);
-    if (!m) {
-      if (part.includes('schemaPath:"')) throw new Error('ajv standalone output: schemaPath outside a function');
-      return part;
-    }
-    const base = fnPointer.get(m[1]!);
-    if (base === undefined) throw new Error(`ajv standalone output: cannot locate the schema of ${m[1]}`);
-    return part.replace(/schemaPath:"#/g, `schemaPath:"#${base.replace(/"/g, '\\"')}`);
+  code = rebaseSchemaPaths(code, (fn) => {
+    const base = fnPointer.get(fn);
+    return base === undefined ? undefined : `#${base}`;
   });
-  code = rebased.join('').replace(/\n{3,}/g, '\n\n').trim();
 
   const out: string[] = [];
   out.push(banner(schemas.map((s) => s.file)));
   out.push(`/* Profile: ${profile}. ajv ${profile === 'strict' ? 'authoring-strict lint' : 'interop (wire) profile, derived by src/schema/profile.ts'}; every error's`);
   out.push(' * schemaPath is an absolute pointer into its schema document (see generated/validators/documents.ts). */');
-  out.push('// @ts-nocheck -- ajv standalone output; the exports below are typed explicitly.');
-  out.push("import { createRequire } from 'node:module';");
-  out.push("import type { ErrorObject } from 'ajv';");
-  out.push('// ajv standalone output require()s its runtime helpers (ucs2length, formats); give it a require in ESM.');
-  out.push('const require = createRequire(import.meta.url);');
-  out.push('');
-  out.push('export interface CompiledValidator {');
-  out.push('  (data: unknown): boolean;');
-  out.push('  errors?: ErrorObject[] | null;');
-  out.push('}');
-  out.push('');
+  out.push(...STANDALONE_PRELUDE);
   out.push(code);
   out.push('');
   const names = entries.map((e) => e.name);

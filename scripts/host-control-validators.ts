@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import _standalone from 'ajv/dist/standalone/index.js';
 import { escapePointerToken } from '../src/util/json-pointer.js';
+import { functionLocations, rebaseSchemaPaths, STANDALONE_PRELUDE } from './ajv-standalone.js';
 
 const standaloneCode = _standalone.default;
 
@@ -45,31 +46,9 @@ export async function renderHostControlValidators(root: string, banner: (sources
       exports[`${op}__${part}`] = id;
     }
   }
-  // function name → where its schema is published, from ajv's value scope (each function carries its SchemaEnv)
-  type ScopeName = { str: string; value?: { ref?: { schemaEnv?: { schema: unknown } } } };
-  const scope = (ajv as unknown as { scope: { _values: Record<string, Map<unknown, ScopeName> | undefined> } }).scope._values;
-  const located = new Map<string, string>();
-  for (const name of scope.validate?.values() ?? []) {
-    const schema = name.value?.ref?.schemaEnv?.schema;
-    const at = schema !== null && typeof schema === 'object' ? where.get(schema) : undefined;
-    if (at !== undefined) located.set(name.str, at);
-  }
-  let code = standaloneCode(ajv, exports).replace(/^"use strict";\n?/, '');
-  const parts = code.split(/^(?=function validate\d+\()/m);
-  code = parts
-    .map((part) => {
-      const m = /^function (validate\d+)\(/.exec(part);
-      if (!m) {
-        if (part.includes('schemaPath:"#')) throw new Error('ajv standalone output: schemaPath outside a function');
-        return part;
-      }
-      const at = located.get(m[1]!);
-      if (at === undefined) throw new Error(`ajv standalone output: cannot locate the schema of ${m[1]}`);
-      return part.replace(/schemaPath:"#/g, `schemaPath:"${at.replace(/"/g, '\\"')}`);
-    })
-    .join('')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const located = functionLocations(ajv, where);
+  const code0 = standaloneCode(ajv, exports).replace(/^"use strict";\n?/, '');
+  let code = rebaseSchemaPaths(code0, (fn) => located.get(fn));
   const exportLine = /^export const (\w+) = (validate\d+);$/gm;
   const fnOf = new Map<string, string>();
   for (const m of code.matchAll(exportLine)) fnOf.set(m[1]!, m[2]!);
@@ -79,17 +58,7 @@ export async function renderHostControlValidators(root: string, banner: (sources
   out.push(banner(files.map((f) => `schema/host-control/${f}`)));
   out.push('/* ajv standalone (Ajv2020, allErrors), one validator per operation and part; every error\'s schemaPath is');
   out.push(' * `<file>#<pointer>` into the published schema/host-control files. */');
-  out.push('// @ts-nocheck -- ajv standalone output; the exports below are typed explicitly.');
-  out.push("import { createRequire } from 'node:module';");
-  out.push("import type { ErrorObject } from 'ajv';");
-  out.push('// ajv standalone output require()s its runtime helpers; give it a require in ESM.');
-  out.push('const require = createRequire(import.meta.url);');
-  out.push('');
-  out.push('export interface CompiledValidator {');
-  out.push('  (data: unknown): boolean;');
-  out.push('  errors?: ErrorObject[] | null;');
-  out.push('}');
-  out.push('');
+  out.push(...STANDALONE_PRELUDE);
   out.push(code);
   out.push('');
   out.push('/** Every validator by `<operation>/<part>`. */');

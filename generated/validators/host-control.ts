@@ -4,7 +4,7 @@
 // @ts-nocheck -- ajv standalone output; the exports below are typed explicitly.
 import { createRequire } from 'node:module';
 import type { ErrorObject } from 'ajv';
-// ajv standalone output require()s its runtime helpers; give it a require in ESM.
+// ajv standalone output require()s its runtime helpers (ucs2length, formats); give it a require in ESM.
 const require = createRequire(import.meta.url);
 
 export interface CompiledValidator {
