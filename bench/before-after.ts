@@ -6,14 +6,13 @@
 //
 // Run: npm run build && npx tsx bench/before-after.ts --before <dir: another checkout, `npm run build` done> [--runs 3]
 //   e.g. mkdir /tmp/before && git archive <commit> | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/ && (cd /tmp/before && npm run build)
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findPackageRoot } from '../src/util/package-root.js';
 import { onlyProfile, summariseProfile } from './lib/cpu-profile.js';
-import { median, seconds, timeProcess } from './lib/timing.js';
+import { median, seconds, timeProcess, wallOf } from './lib/timing.js';
 
 const { values } = parseArgs({ options: { before: { type: 'string' }, runs: { type: 'string', default: '3' } } });
 if (values.before === undefined) throw new Error('give --before <dir>: another checkout of the toolkit, built');
@@ -24,14 +23,6 @@ const binOf = (root: string) => [join(root, 'dist', 'bundle', 'cli.cjs'), join(r
 const SIDES = { before: binOf(resolve(values.before)), after: binOf(findPackageRoot()) };
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-function wallOf(argv: readonly string[]): Promise<number> {
-  return new Promise((res, rej) => {
-    const t0 = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
-    child.on('error', rej);
-    child.on('exit', (code) => (code === 0 ? res(performance.now() - t0) : rej(new Error(`${argv.join(' ')} exited ${code}`))));
-  });
-}
 
 type Side = keyof typeof SIDES;
 const r: Record<string, number[]> = {};

@@ -22,7 +22,6 @@
 // or a timer), and where the busy time went.
 //
 // Run: npm run build && npx tsx bench/suite.ts [--runs 5] [--profile] [--profile-only]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { minimalEnv } from '../src/transport/stdio-client.js';
 import { findPackageRoot } from '../src/util/package-root.js';
 import { onlyProfile, renderSummary, summariseProfile } from './lib/cpu-profile.js';
-import { median, seconds, timeProcess, type Timed } from './lib/timing.js';
+import { median, seconds, timeProcess, wallOf, type Timed } from './lib/timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -179,15 +178,6 @@ cp.spawn = function (...args) { require('node:fs').appendFileSync(${JSON.stringi
 await timeProcess([NODE, '--require', COUNTER, BIN, 'host', '--out', join(WORK, 'out')]);
 const HOST_CONNECTIONS = readFileSync(SPAWNS, 'utf8').length;
 
-/** Wall time of one process started directly (no shell between: the start-up figures are tens of ms). */
-function wallOf(argv: readonly string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${argv.join(' ')} exited ${code}`))));
-  });
-}
 const STARTS: Record<string, string[]> = { 'node -e 0': [NODE, '-e', '0'], '--version': [NODE, BIN, '--version'], '--help': [NODE, BIN, '--help'] };
 const STARTS_PER_RUN = 5;
 

@@ -35,6 +35,16 @@ export function timeProcess(argv: readonly string[], opts: { cwd?: string; env?:
   });
 }
 
+/** Wall time of one process started directly (no shell between: start-up figures are tens of ms). */
+export function wallOf(argv: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${argv.join(' ')} exited ${code}`))));
+  });
+}
+
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return Number.NaN;
   const s = [...xs].sort((a, b) => a - b);
