@@ -4,6 +4,8 @@
 //
 //   start-up: `cgp-conformance --version` and `--help`  vs  `node -e 0`                              target ≤ 2×
 //   the full provider suite                          vs  its floor (below)                            target ≤ 1.25×
+//     and the CPU of each: its own process's (and its main thread's) and its providers', and the least wall
+//     time that CPU allows on this machine's cores (max of the main thread's CPU and all of it over every core)
 //   the host suite in-process, profiled (node --cpu-prof): wall, and busy (not "(idle)") % of it
 //                                                                                target ≤ 3 s, busy ≥ 80 %
 //   and its floor: a bare script starting and handshaking, one after another, as many provider processes
@@ -22,6 +24,7 @@
 // or a timer), and where the busy time went.
 //
 // Run: npm run build && npx tsx bench/suite.ts [--runs 5] [--profile] [--profile-only]
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +157,53 @@ if (!result.success) throw new Error('the no-op run failed');
 `,
 );
 
+// The CPU of the measured process alone, apart from the processes it starts: a preload (node --require) that
+// appends, at exit, to the file CGP_BENCH_OWN_CPU names, the process's own CPU (process.cpuUsage(): every
+// thread of it, V8's and libuv's helpers too) and, where Linux shows it (/proc/self/task/<pid>/stat, in clock
+// ticks), its main thread's alone: the thread all of the suite's JavaScript runs on. The suites start their
+// providers with PATH and HOME only, and the floors theirs the same way, so no provider records itself; the
+// providers' CPU is then the process tree's (bash's `times`) less the process's own.
+const TICK_MS = (() => {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  const hz = Number(r.stdout?.trim());
+  return Number.isInteger(hz) && hz > 0 ? 1000 / hz : undefined;
+})();
+const OWN_CPU = join(WORK, 'own-cpu.cjs');
+writeFileSync(
+  OWN_CPU,
+  `const file = process.env.CGP_BENCH_OWN_CPU;
+const tickMs = ${JSON.stringify(TICK_MS ?? null)};
+if (file) process.on('exit', () => {
+  const fs = require('node:fs');
+  const u = process.cpuUsage();
+  let main = null;
+  try {
+    const stat = fs.readFileSync('/proc/self/task/' + process.pid + '/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (tickMs !== null) main = (Number(f[11]) + Number(f[12])) * tickMs;
+  } catch {}
+  fs.appendFileSync(file, JSON.stringify({ processMs: (u.user + u.system) / 1000, mainMs: main }) + '\\n');
+});
+`,
+);
+/** The same process with the preload in front of its script: [node, --require, preload, script, …]. */
+const owned = (argv: string[]): string[] => [argv[0]!, '--require', OWN_CPU, ...argv.slice(1)];
+/** Run `argv` (owned) and read back its own CPU. */
+interface Owned {
+  /** The process's own CPU, every thread of it. */
+  ownMs: number;
+  /** Its main thread's CPU (undefined where /proc does not show it). */
+  mainMs: number | undefined;
+}
+async function timeOwned(argv: string[]): Promise<Timed & Owned> {
+  const file = join(WORK, `own-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
+  const t = await timeProcess(argv, { env: { ...process.env, CGP_BENCH_OWN_CPU: file } });
+  const last = JSON.parse(readFileSync(file, 'utf8').trim().split('\n').pop() ?? 'null') as { processMs?: unknown; mainMs?: unknown } | null;
+  rmSync(file, { force: true });
+  if (typeof last?.processMs !== 'number') throw new Error(`${argv.join(' ')} recorded no CPU of its own`);
+  return { ...t, ownMs: last.processMs, mainMs: typeof last.mainMs === 'number' ? last.mainMs : undefined };
+}
+
 // How many provider processes the full suite starts: one full run with a provider that counts its starts.
 const COUNT = join(WORK, 'starts.txt');
 writeFileSync(COUNT, '');
@@ -192,12 +242,12 @@ async function profiledHost(): Promise<Timed & { busy: number }> {
 
 const suite = (provider: string[], ...extra: string[]) => [NODE, BIN, 'stdio', ...extra, '--out', join(WORK, 'out'), '--', ...provider];
 const sides: Record<string, string[]> = {
-  full: suite(PROVIDER),
+  full: owned(suite(PROVIDER)),
   one: suite(PROVIDER, '--tags', '@B3'),
   bare: [NODE, BARE, JSON.stringify(PROVIDER), '1'],
-  [`floor (${CONNECTIONS} connections)`]: [NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS)],
+  [`floor (${CONNECTIONS} connections)`]: owned([NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS)]),
   [`floor (${CONNECTIONS}, ${availableParallelism()} starting at once)`]: [NODE, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS), 'bounded'],
-  'cucumber floor': [NODE, CUCUMBER_FLOOR, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS), join(WORK, 'noop-report')],
+  'cucumber floor': owned([NODE, CUCUMBER_FLOOR, BARE, JSON.stringify(PROVIDER), String(CONNECTIONS), join(WORK, 'noop-report')]),
   'full, slow start': suite(SLOW),
   'one, slow start': suite(SLOW, '--tags', '@B3'),
   [`host floor (${HOST_CONNECTIONS} in turn)`]: [NODE, BARE, 'scripted', String(HOST_CONNECTIONS), 'sequential'],
@@ -209,7 +259,7 @@ const out: string[] = [`bench/suite — ${process.version}, ${cpus().length} CPU
 out.push(`  the full provider suite opens ${CONNECTIONS} provider connections; the host suite's hosts start ${HOST_CONNECTIONS} provider processes`);
 
 if (!values['profile-only']) {
-  const times: Record<string, Timed[]> = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  const times: Record<string, Array<Timed & Partial<Owned>>> = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   const starts: Record<string, number[]> = Object.fromEntries(Object.keys(STARTS).map((k) => [k, []]));
   const host: Array<Timed & { busy: number }> = [];
   for (const argv of Object.values(sides)) await timeProcess(argv); // warm the page cache
@@ -217,7 +267,7 @@ if (!values['profile-only']) {
   for (let i = 0; i < RUNS; i++) {
     for (let j = 0; j < STARTS_PER_RUN; j++) for (const [name, argv] of Object.entries(STARTS)) starts[name]!.push(await wallOf(argv));
     for (const [name, argv] of Object.entries(sides)) {
-      times[name]!.push(await timeProcess(argv));
+      times[name]!.push(argv[1] === '--require' ? await timeOwned(argv) : await timeProcess(argv));
       if (name === 'one') host.push(await profiledHost());
     }
     process.stderr.write(
@@ -244,6 +294,26 @@ if (!values['profile-only']) {
   const bounded = m(`floor (${CONNECTIONS}, ${availableParallelism()} starting at once)`);
   out.push(`    against the floor that starts them as the suite may, ${availableParallelism()} at once (§80): ${(m('full') / bounded).toFixed(2)}×`);
   out.push(`    against the cucumber floor (the same scenarios with every step a no-op, the same reports and connections): ${(m('full') / m('cucumber floor')).toFixed(2)}× — the checks add ${seconds(m('full') - m('cucumber floor'))}`);
+  // Where the CPU goes, and the least wall time it allows: no schedule on this machine's cores runs a side in
+  // less than its main thread's CPU (all of its JavaScript runs there), nor in less than all of its CPU spread
+  // over every core.
+  const own = (k: string) => median(times[k]!.map((t) => t.ownMs!));
+  const kids = (k: string) => median(times[k]!.map((t) => t.cpuMs - t.ownMs!));
+  const mains = (k: string) => (times[k]!.every((t) => t.mainMs !== undefined) ? median(times[k]!.map((t) => t.mainMs!)) : undefined);
+  const cores = availableParallelism();
+  const floorKey = `floor (${CONNECTIONS} connections)`;
+  const thread = (k: string) => (mains(k) !== undefined ? `, its main thread ${seconds(mains(k)!)}` : '');
+  out.push(
+    `    the CPU (medians): the full suite's own process ${seconds(own('full'))}${thread('full')}, its ${CONNECTIONS} providers ${seconds(kids('full'))}; ` +
+      `the floor's own process ${seconds(own(floorKey))}${thread(floorKey)}, its providers ${seconds(kids(floorKey))}; the cucumber floor's own process ${seconds(own('cucumber floor'))}${thread('cucumber floor')}`,
+  );
+  const main = mains('full');
+  if (main !== undefined) {
+    const bound = Math.max(main, c('full') / cores);
+    out.push(
+      `    so on ${cores} cores no schedule runs the full suite in under max(${seconds(main)}, ${seconds(c('full'))} / ${cores}) = ${seconds(bound)}: ${(bound / floor).toFixed(2)}× the floor before anything waits; 1.25× the floor is ${seconds(1.25 * floor)}`,
+    );
+  } else out.push(`    (no per-thread CPU on this system: the least wall time the CPU allows is not computed)`);
   out.push(`  (a) full / one scenario:             ${a.toFixed(2)}×  (target ≤ 1.5×: ${verdict(a <= 1.5)}); the floor / one scenario: ${(floor / m('one')).toFixed(2)}×`);
   out.push(`  (b) one scenario / bare cucumber:    ${b.toFixed(2)}×  (target ≤ 2×: ${verdict(b <= 2)})`);
   out.push(`  (c) slow-start extra, full suite:    ${seconds(extra)}  (target ≤ 2 s: ${verdict(extra <= 2000)}); one scenario: ${seconds(m('one, slow start') - m('one'))}`);
