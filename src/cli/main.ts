@@ -3,6 +3,7 @@
 // unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
 import { Command, CommanderError, Help } from 'commander';
 import { importCommand } from './import-command.js';
+import { installLinkedCucumber } from '../conformance/run/linked-cucumber.js';
 import { toolVersion } from '../util/tool-version.js';
 
 type Register = (program: Command) => void;
@@ -21,6 +22,8 @@ interface CommandEntry {
   term: string;
   description: string;
   load: () => Promise<Register>;
+  /** The command runs a suite through cucumber: the linked cucumber is installed before its module loads. */
+  cucumber?: true;
 }
 export const COMMANDS: readonly CommandEntry[] = [
   {
@@ -41,24 +44,28 @@ export const COMMANDS: readonly CommandEntry[] = [
     term: 'stdio [options] <command> [args...]',
     description: 'run the provider conformance suite against a stdio provider: cgp-conformance stdio [options] -- <command> [args...]',
     load: async () => (await importCommand<typeof import('./commands/stdio.js')>('stdio')).registerStdioCommand,
+    cucumber: true,
   },
   {
     name: 'http',
     term: 'http [options] <url>',
     description: 'run the provider conformance suite against an HTTP provider',
     load: async () => (await importCommand<typeof import('./commands/http.js')>('http')).registerHttpCommand,
+    cucumber: true,
   },
   {
     name: 'host',
     term: 'host [options]',
     description: 'run the host conformance suite against a host (default: the bundled reference host)',
     load: async () => (await importCommand<typeof import('./commands/host.js')>('host')).registerHostCommand,
+    cucumber: true,
   },
   {
     name: 'certify',
     term: 'certify [options]',
     description: 'certify the bundled provider (stdio + in-process) and the bundled host; merged coverage report',
     load: async () => (await importCommand<typeof import('./commands/certify.js')>('certify')).registerCertifyCommand,
+    cucumber: true,
   },
   {
     name: 'report',
@@ -118,6 +125,8 @@ export async function buildProgram(only?: string, every = false): Promise<Comman
     .exitOverride()
     .hook('preAction', (_program, command) => refuseOptionsAsValues(command));
   const chosen = COMMANDS.find((c) => c.name === only);
+  // before the command's modules are linked (linked-cucumber.ts)
+  if (chosen?.cucumber === true) installLinkedCucumber();
   if (chosen !== undefined) (await chosen.load())(program);
   else if (every) for (const c of COMMANDS) (await c.load())(program);
   else {

@@ -13,24 +13,9 @@
  * packages are laid out differently (nothing resolves), nothing is changed and the polyfill runs as before.
  */
 import Module, { createRequire } from 'node:module';
+import { execWithIndices } from './exec-with-indices.js';
 
-type Exec = (regexp: RegExp, text: string) => RegExpExecArray | null;
-
-/** The same regular expression with the `d` flag (cached per RegExp object, as the polyfill caches its rewrite). */
-const withIndices = new WeakMap<RegExp, RegExp>();
-
-/** exec(regexp, text) with match indices: the contract of regexp-match-indices' default export. */
-export const execWithIndices: Exec = (regexp, text) => {
-  let measured = withIndices.get(regexp);
-  if (measured === undefined) {
-    measured = regexp.hasIndices ? regexp : new RegExp(regexp.source, `${regexp.flags}d`);
-    withIndices.set(regexp, measured);
-  }
-  measured.lastIndex = regexp.lastIndex;
-  const match = measured.exec(text);
-  if (measured !== regexp) regexp.lastIndex = measured.lastIndex;
-  return match;
-};
+export { execWithIndices };
 
 /** Where cucumber-expressions (as @cucumber/cucumber loads it) resolves regexp-match-indices, if it does. */
 export function polyfillPath(): string | undefined {

@@ -1,0 +1,24 @@
+/**
+ * exec(regexp, text) with native match indices (the RegExp `d` flag): the contract of the
+ * `regexp-match-indices` polyfill's default export, which cucumber-expressions calls to find where each
+ * parameter of a step sits. Without side effects, so that both ways cucumber is loaded can use it:
+ * native-match-indices.ts puts it in node's module cache in the polyfill's place, and the linked build of
+ * cucumber (linked-cucumber.ts) is built with it in the polyfill's place.
+ */
+type Exec = (regexp: RegExp, text: string) => RegExpExecArray | null;
+
+/** The same regular expression with the `d` flag (cached per RegExp object, as the polyfill caches its rewrite). */
+const withIndices = new WeakMap<RegExp, RegExp>();
+
+/** exec(regexp, text) with match indices: the contract of regexp-match-indices' default export. */
+export const execWithIndices: Exec = (regexp, text) => {
+  let measured = withIndices.get(regexp);
+  if (measured === undefined) {
+    measured = regexp.hasIndices ? regexp : new RegExp(regexp.source, `${regexp.flags}d`);
+    withIndices.set(regexp, measured);
+  }
+  measured.lastIndex = regexp.lastIndex;
+  const match = measured.exec(text);
+  if (measured !== regexp) regexp.lastIndex = measured.lastIndex;
+  return match;
+};

@@ -1,0 +1,125 @@
+// The linked cucumber (src/conformance/run/linked-cucumber.ts, built by scripts/finish-build.mjs): a suite
+// command run on it writes the same messages and JUnit report as a run on the installed cucumber — the same
+// step definitions with the same source references, the same results and failure messages — and loads none
+// of cucumber's own files; installLinkedCucumber() never puts a second cucumber beside one already loaded.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findPackageRoot } from '../../src/util/package-root.js';
+
+const ROOT = findPackageRoot();
+const CLI = join(ROOT, 'dist', 'bundle', 'cli.cjs');
+const LINK = join(ROOT, 'dist', 'bundle', 'cucumber.cjs');
+const require = createRequire(import.meta.url);
+const STAND_INS = ['@cucumber/cucumber', '@cucumber/cucumber/api', '@cucumber/tag-expressions'].map((s) => require.resolve(s)).sort();
+
+/** A messages file without what differs between any two runs: ids, times, durations, attachment bodies. */
+function comparable(file: string): unknown[] {
+  const strip = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(strip);
+    if (v !== null && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([k]) => !/^(id|.*Id|.*Ids|timestamp|duration)$/.test(k))
+          .map(([k, x]) => [k, strip(x)]),
+      );
+    }
+    return typeof v === 'string' ? v.replace(/run-[0-9a-f]{12}/g, 'run-…') : v;
+  };
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((m) => m.meta === undefined)
+    .map((m) => (m.attachment !== undefined ? { attachment: { mediaType: (m.attachment as { mediaType: string }).mediaType } } : strip(m)));
+}
+
+test('linked cucumber: a provider suite run on it reports what a run on the installed cucumber reports, and loads none of cucumber\'s files', (t) => {
+  if (!existsSync(CLI) || !existsSync(LINK)) return t.skip('dist/ not built: run `npm run build`');
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-linked-cucumber-'));
+  try {
+    // a preload that reports, at exit, the CommonJS modules of cucumber's packages that node loaded (node's
+    // ES module loader also leaves unloaded entries in the cache for the files a CommonJS module it imports
+    // re-exports: it reads them for their export names, and runs none of them)
+    const preload = join(dir, 'report-cucumber.cjs');
+    writeFileSync(
+      preload,
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.LOADS_OUT, JSON.stringify(Object.entries(require.cache).filter(([k, m]) => m.loaded && /[\\\\/]@cucumber[\\\\/]/.test(k)).map(([k]) => k))));\n",
+    );
+    const run = (name: string, first: string[]) => {
+      const out = join(dir, name);
+      const loads = join(dir, `${name}.loads.json`);
+      const r = spawnSync(process.execPath, ['--require', preload, ...first, CLI, 'stdio', '--out', out, '--', process.execPath, join(ROOT, 'dist', 'bundle', 'provider.cjs')], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '', LOADS_OUT: loads },
+      });
+      assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+      return { out, loaded: (JSON.parse(readFileSync(loads, 'utf8')) as string[]).sort() };
+    };
+    const linked = run('linked', []);
+    // cucumber loaded before the CLI starts: the CLI leaves it be and runs on it
+    const installed = run('installed', ['--require', require.resolve('@cucumber/cucumber')]);
+    assert.deepEqual(linked.loaded, STAND_INS, 'the linked run loads only the three stand-ins');
+    assert.ok(installed.loaded.length > 50, `the installed run loads cucumber's own files (${installed.loaded.length})`);
+    const messages = (r: { out: string }) => comparable(join(r.out, 'provider-stdio.messages.ndjson'));
+    const a = messages(linked);
+    const b = messages(installed);
+    assert.deepEqual(a, b);
+    // the step definitions name their own files, as they do on the installed cucumber
+    const uris = new Set(a.flatMap((m) => ((m as { stepDefinition?: { sourceReference: { uri: string } } }).stepDefinition ? [(m as { stepDefinition: { sourceReference: { uri: string } } }).stepDefinition.sourceReference.uri] : [])));
+    assert.deepEqual([...uris].sort(), ['dist/steps/provider.steps.js']);
+    const junit = (r: { out: string }) => readFileSync(join(r.out, 'provider-stdio.junit.xml'), 'utf8').replace(/ (time|timestamp)="[^"]*"/g, '');
+    assert.equal(junit(linked), junit(installed));
+    assert.match(junit(linked), /<testsuites [^>]*tests="83"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('linked cucumber: installed once, as the cucumber every import and require of it gets; never beside one already loaded, nor without the link', (t) => {
+  if (!existsSync(LINK)) return t.skip('dist/ not built: run `npm run build`');
+  const module = JSON.stringify(join(ROOT, 'src', 'conformance', 'run', 'linked-cucumber.ts'));
+  const inChild = (script: string): unknown => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  assert.deepEqual(
+    inChild(`
+      import { createRequire } from 'node:module';
+      const { installLinkedCucumber, linkedCucumberFile } = await import(${module});
+      const require = createRequire(import.meta.url);
+      const first = installLinkedCucumber();
+      const again = installLinkedCucumber();
+      const linked = require(linkedCucumberFile());
+      const esm = await import('@cucumber/cucumber');
+      const api = await import('@cucumber/cucumber/api');
+      process.stdout.write(JSON.stringify({
+        first, again,
+        required: require('@cucumber/cucumber') === linked.cucumber,
+        imported: esm.supportCodeLibraryBuilder === linked.cucumber.supportCodeLibraryBuilder,
+        api: api.runCucumber === linked.api.runCucumber,
+        tags: require('@cucumber/tag-expressions') === linked.tagExpressions,
+      }));
+    `),
+    { first: true, again: true, required: true, imported: true, api: true, tags: true },
+  );
+  assert.deepEqual(
+    inChild(`
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      const installed = require('@cucumber/cucumber');
+      const { installLinkedCucumber } = await import(${module});
+      process.stdout.write(JSON.stringify({ installed: installLinkedCucumber(), same: require('@cucumber/cucumber') === installed }));
+    `),
+    { installed: false, same: true },
+  );
+  assert.deepEqual(
+    inChild(`
+      const { installLinkedCucumber } = await import(${module});
+      process.stdout.write(JSON.stringify({ installed: installLinkedCucumber(null) }));
+    `),
+    { installed: false },
+  );
+});
