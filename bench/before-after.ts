@@ -1,8 +1,9 @@
 // This checkout against another build of the toolkit (an earlier commit, built), side by side in one run,
 // interleaved (before, after, before, after, …) so the machine's load hits both alike: the CLI's start-up
-// against `node -e 0`, the host suite in-process (wall, and the busy share of its CPU profile) and certify.
+// against `node -e 0`, the full provider suite and a one-scenario run of it (--tags @B3), each side against its
+// own bundled provider, the host suite in-process (wall, and the busy share of its CPU profile) and certify.
 // Each side runs its own compiled CLI: the package's bin where it has one (dist/bundle/cli.cjs), else
-// dist/src/cli/bin.js.
+// dist/src/cli/bin.js; and its own bundled provider (dist/bundle/provider.cjs, else dist/src/provider/main.js).
 //
 // Run: npm run build && npx tsx bench/before-after.ts --before <dir: another checkout, `npm run build` done> [--runs 3]
 //   e.g. mkdir /tmp/before && git archive <commit> | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/ && (cd /tmp/before && npm run build)
@@ -20,7 +21,9 @@ const RUNS = Number(values.runs);
 const NODE = process.execPath;
 const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-before-after-'));
 const binOf = (root: string) => [join(root, 'dist', 'bundle', 'cli.cjs'), join(root, 'dist', 'src', 'cli', 'bin.js')].find((f) => existsSync(f))!;
-const SIDES = { before: binOf(resolve(values.before)), after: binOf(findPackageRoot()) };
+const providerOf = (root: string) => [join(root, 'dist', 'bundle', 'provider.cjs'), join(root, 'dist', 'src', 'provider', 'main.js')].find((f) => existsSync(f))!;
+const ROOTS = { before: resolve(values.before), after: findPackageRoot() };
+const SIDES = { before: binOf(ROOTS.before), after: binOf(ROOTS.after) };
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 
@@ -37,6 +40,11 @@ for (let i = 0; i < RUNS; i++) {
     }
   }
   for (const s of Object.keys(SIDES) as Side[]) {
+    const provider = ['--', NODE, providerOf(ROOTS[s])];
+    put(`${s} provider`, (await timeProcess([NODE, SIDES[s], 'stdio', '--out', join(WORK, s), ...provider])).wallMs);
+    put(`${s} one`, (await timeProcess([NODE, SIDES[s], 'stdio', '--tags', '@B3', '--out', join(WORK, s), ...provider])).wallMs);
+  }
+  for (const s of Object.keys(SIDES) as Side[]) {
     const dir = mkdtempSync(join(WORK, 'prof-'));
     const t = await timeProcess([NODE, '--cpu-prof', '--cpu-prof-dir', dir, SIDES[s], 'host', '--out', join(WORK, s)]);
     const p = summariseProfile(onlyProfile(dir), findPackageRoot());
@@ -44,7 +52,7 @@ for (let i = 0; i < RUNS; i++) {
     put(`${s} host busy`, p.busyMs / p.wallMs);
   }
   for (const s of Object.keys(SIDES) as Side[]) put(`${s} certify`, (await timeProcess([NODE, SIDES[s], 'certify', '--out', join(WORK, s)])).wallMs);
-  process.stderr.write(`run ${i + 1}/${RUNS} (load ${load()}): host ${seconds(r['before host']!.at(-1)!)} → ${seconds(r['after host']!.at(-1)!)}, certify ${seconds(r['before certify']!.at(-1)!)} → ${seconds(r['after certify']!.at(-1)!)}\n`);
+  process.stderr.write(`run ${i + 1}/${RUNS} (load ${load()}): provider suite ${seconds(r['before provider']!.at(-1)!)} → ${seconds(r['after provider']!.at(-1)!)}, host ${seconds(r['before host']!.at(-1)!)} → ${seconds(r['after host']!.at(-1)!)}, certify ${seconds(r['before certify']!.at(-1)!)} → ${seconds(r['after certify']!.at(-1)!)}\n`);
 }
 const m = (k: string) => median(r[k]!);
 const node0 = m('node -e 0');
@@ -52,7 +60,10 @@ const out = [`bench/before-after — ${process.version}, ${cpus().length} CPUs, 
 out.push(`                       before                after`);
 out.push(`  node -e 0            ${(node0 / 1000).toFixed(3)} s`);
 for (const k of ['--version', '--help']) out.push(`  ${k.padEnd(20)} ${(m(`before ${k}`) / 1000).toFixed(3)} s  ${(m(`before ${k}`) / node0).toFixed(2)}×     ${(m(`after ${k}`) / 1000).toFixed(3)} s  ${(m(`after ${k}`) / node0).toFixed(2)}× node -e 0`);
+const line = (label: string, k: string) => out.push(`  ${label.padEnd(20)} ${seconds(m(`before ${k}`))}              ${seconds(m(`after ${k}`))}              after/before ${(m(`after ${k}`) / m(`before ${k}`)).toFixed(2)}×`);
+line('provider suite', 'provider');
+line('one scenario (@B3)', 'one');
 out.push(`  host suite           ${seconds(m('before host'))} busy ${(100 * m('before host busy')).toFixed(0)} %   ${seconds(m('after host'))} busy ${(100 * m('after host busy')).toFixed(0)} %   after/before ${(m('after host') / m('before host')).toFixed(2)}×`);
-out.push(`  certify              ${seconds(m('before certify'))}              ${seconds(m('after certify'))}              after/before ${(m('after certify') / m('before certify')).toFixed(2)}×`);
+line('certify', 'certify');
 process.stdout.write(out.join('\n') + '\n');
 rmSync(WORK, { recursive: true, force: true });
