@@ -2,8 +2,8 @@
  * Cucumber loaded as one file. `@cucumber/cucumber` and what it needs are about 540 CommonJS files: a suite
  * run spends about 0.19 s of CPU resolving and compiling them before its first scenario. The build
  * (scripts/finish-build.mjs, the `cucumber` link) puts the installed cucumber, `@cucumber/cucumber/api` and
- * `@cucumber/tag-expressions` into dist/bundle/cucumber.code.cjs, with a V8 code cache written by the build,
- * like the CLI's own bundle.
+ * `@cucumber/tag-expressions`, with the JUnit formatter and every package they require, into
+ * dist/bundle/cucumber.code.cjs, with a V8 code cache written by the build, like the CLI's own bundle.
  *
  * installLinkedCucumber() puts that file's three modules in node's module cache, under the paths those
  * specifiers resolve to from this package. Every later `require` of them, and every `import` (cucumber's
@@ -13,9 +13,9 @@
  * and the stack traces in reports name the same files as before.
  *
  * It must run before any module that imports cucumber is linked by node's ESM loader (the CLI calls it before
- * it loads a suite command's module). It changes nothing, and returns false, when there is no link
- * (a checkout that has not been built, or a build that could not make it), or when cucumber is already
- * loaded in this process: one process never holds two cucumbers.
+ * it loads a suite command's module). It changes nothing, and returns false, when there is no link (a
+ * checkout that has not been built: the build fails rather than leave a link out), or when cucumber is
+ * already loaded in this process: one process never holds two cucumbers.
  */
 import Module, { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
