@@ -5,6 +5,7 @@
 // `prepare` runs).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,19 +89,22 @@ await linkCucumber();
 warmUp();
 
 /**
- * The linked cucumber (src/conformance/run/linked-cucumber.ts): the installed @cucumber/cucumber, its API and
- * @cucumber/tag-expressions, with everything they require, as one file with its own code cache. Only cucumber's
- * code is in it; the suites' own modules stay the files they are. Four things in cucumber's code are
+ * The linked cucumber (src/conformance/run/linked-cucumber.ts): the installed @cucumber/cucumber and its API,
+ * with everything they require, as one file with its own code cache, and the version linked
+ * (cucumber.json). Only cucumber's code is in it; the suites' own modules stay the files they are. Four things in cucumber's code are
  * adjusted, each checked here (the build fails when one is not where it was, rather than link a cucumber that
  * behaves otherwise):
  * - its dynamic imports (of the formatters, plugins and support files a run names) go through the loader's
  *   own import(): code run from a V8 code cache has none of its own;
- * - the frames of its own code in a stack are the frames of this one file (filter_stack_trace.js decides that
- *   from its own directory, which is now dist/bundle/, whose parent holds the suites' code): the step
- *   definitions' source references and the filtered stacks of failed steps name the same files as before;
+ * - the frames of its own code in a stack are the frames of this one file, the packages it linked in
+ *   included (filter_stack_trace.js decides that from its own directory, which is now dist/bundle/, whose
+ *   parent holds the suites' code): the step definitions' source references and the filtered stacks of
+ *   failed steps name the same files as before;
  * - the junit formatter (a plugin cucumber imports by package name) is linked in with it;
  * - regexp-match-indices is the native exec of exec-with-indices.js (what native-match-indices.ts does for
  *   the unlinked cucumber).
+ * Code of cucumber's that reads files beside its own (the html formatter's template, the workers of a parallel
+ * run) would look for them beside the link: the suite commands, the only users of the link, use neither.
  */
 async function linkCucumber() {
   const edits = [
@@ -115,9 +119,28 @@ async function linkCucumber() {
       to: "junit: require('@cucumber/junit-xml-formatter').default,",
     },
     {
+      // The name V8 gives this file's frames is learnt from a frame, not taken from __filename: code run from a
+      // V8 code cache keeps the path the cache was written at (this build's dist/bundle/), wherever the
+      // package was installed or copied since.
       file: /[\\/]@cucumber[\\/]cucumber[\\/]lib[\\/]filter_stack_trace\.js$/,
       from: /function isFileNameInCucumber\(fileName\) \{\n[^\n]*\n\}/g,
-      to: 'function isFileNameInCucumber(fileName) {\n    return fileName === __filename;\n}',
+      to: [
+        'const linkedFrameFile = (() => {',
+        '    const prepare = Error.prepareStackTrace, limit = Error.stackTraceLimit;',
+        '    try {',
+        '        Error.prepareStackTrace = (_, frames) => frames;',
+        '        Error.stackTraceLimit = 1;',
+        '        const frames = new Error().stack;',
+        '        return (Array.isArray(frames) && frames.length > 0 && frames[0].getFileName()) || __filename;',
+        '    } finally {',
+        '        Error.prepareStackTrace = prepare;',
+        '        Error.stackTraceLimit = limit;',
+        '    }',
+        '})();',
+        'function isFileNameInCucumber(fileName) {',
+        '    return fileName === linkedFrameFile;',
+        '}',
+      ].join('\n'),
     },
   ];
   const made = new Map();
@@ -142,7 +165,7 @@ async function linkCucumber() {
   };
   await build({
     stdin: {
-      contents: "exports.cucumber = require('@cucumber/cucumber');\nexports.api = require('@cucumber/cucumber/api');\nexports.tagExpressions = require('@cucumber/tag-expressions');\n",
+      contents: "exports.cucumber = require('@cucumber/cucumber');\nexports.api = require('@cucumber/cucumber/api');\n",
       resolveDir: root,
       sourcefile: 'cucumber-link.cjs',
     },
@@ -157,7 +180,15 @@ async function linkCucumber() {
     const hit = [...made].find(([path]) => path.replace(/\\/g, '/').endsWith(`/@cucumber/cucumber/lib/${name}.js`));
     if (hit === undefined || hit[1] !== count) throw new Error(`linking cucumber: lib/${name}.js ${hit === undefined ? 'was not linked' : `had ${hit[1]} place(s) to adjust, not ${count}`}: this cucumber differs from the one the link was written for`);
   }
+  // what the edits leave: no import() of its own (it would fail: see above), and not the polyfill
+  const linked = readFileSync(join(bundleDir, 'cucumber.code.cjs'), 'utf8');
+  const imports = linked.match(/(?<![\w$.])import\s*\(/g)?.length ?? 0;
+  if (imports > 0) throw new Error(`linking cucumber: ${imports} import() call(s) left in the linked file: this cucumber imports code where the link does not know it`);
+  if (/[\\/]regexp-tree[\\/]/.test(linked)) throw new Error('linking cucumber: the regexp-match-indices polyfill was linked in: the native exec did not take its place');
   writeFileSync(join(bundleDir, 'cucumber.cjs'), loader('cucumber', '@cucumber/cucumber'));
+  // the version linked: a run uses the link only where the installed cucumber is this one
+  const { version } = JSON.parse(readFileSync(createRequire(join(root, 'package.json')).resolve('@cucumber/cucumber/package.json'), 'utf8'));
+  writeFileSync(join(bundleDir, 'cucumber.json'), `${JSON.stringify({ package: '@cucumber/cucumber', version })}\n`);
 }
 
 /** The loader of one bundle: runs <name>.code.cjs as a CommonJS module, with V8's code cache when it fits. */

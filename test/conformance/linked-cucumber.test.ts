@@ -1,11 +1,13 @@
 // The linked cucumber (src/conformance/run/linked-cucumber.ts, built by scripts/finish-build.mjs): a suite
 // command run on it writes the same messages and JUnit report as a run on the installed cucumber — the same
 // step definitions with the same source references, the same results and failure messages — and loads none
-// of cucumber's own files; installLinkedCucumber() never puts a second cucumber beside one already loaded.
+// of cucumber's own files; moved away from where the build wrote it (as an installed package is), it still
+// tells its own frames from the step definitions'; installLinkedCucumber() never puts a second cucumber beside
+// one already loaded, and leaves a link of another version than the installed one unused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +17,7 @@ const ROOT = findPackageRoot();
 const CLI = join(ROOT, 'dist', 'bundle', 'cli.cjs');
 const LINK = join(ROOT, 'dist', 'bundle', 'cucumber.cjs');
 const require = createRequire(import.meta.url);
-const STAND_INS = ['@cucumber/cucumber', '@cucumber/cucumber/api', '@cucumber/tag-expressions'].map((s) => require.resolve(s)).sort();
+const STAND_INS = ['@cucumber/cucumber', '@cucumber/cucumber/api'].map((s) => require.resolve(s)).sort();
 
 /** A messages file without what differs between any two runs: ids, times, durations, attachment bodies. */
 function comparable(file: string): unknown[] {
@@ -64,7 +66,7 @@ test('linked cucumber: a provider suite run on it reports what a run on the inst
     const linked = run('linked', []);
     // cucumber loaded before the CLI starts: the CLI leaves it be and runs on it
     const installed = run('installed', ['--require', require.resolve('@cucumber/cucumber')]);
-    assert.deepEqual(linked.loaded, STAND_INS, 'the linked run loads only the three stand-ins');
+    assert.deepEqual(linked.loaded, STAND_INS, 'the linked run loads only the two stand-ins');
     assert.ok(installed.loaded.length > 50, `the installed run loads cucumber's own files (${installed.loaded.length})`);
     const messages = (r: { out: string }) => comparable(join(r.out, 'provider-stdio.messages.ndjson'));
     const a = messages(linked);
@@ -100,10 +102,9 @@ test('linked cucumber: installed once, as the cucumber every import and require 
         required: require('@cucumber/cucumber') === linked.cucumber,
         imported: esm.supportCodeLibraryBuilder === linked.cucumber.supportCodeLibraryBuilder,
         api: api.runCucumber === linked.api.runCucumber,
-        tags: require('@cucumber/tag-expressions') === linked.tagExpressions,
       }));
     `),
-    { first: true, again: true, required: true, imported: true, api: true, tags: true },
+    { first: true, again: true, required: true, imported: true, api: true },
   );
   assert.deepEqual(
     inChild(`
@@ -122,4 +123,70 @@ test('linked cucumber: installed once, as the cucumber every import and require 
     `),
     { installed: false },
   );
+  // a link of another cucumber version than the installed one is left unused
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-linked-version-'));
+  try {
+    for (const f of ['cucumber.cjs', 'cucumber.code.cjs', 'cucumber.code-cache']) copyFileSync(join(ROOT, 'dist', 'bundle', f), join(dir, f));
+    writeFileSync(join(dir, 'cucumber.json'), JSON.stringify({ package: '@cucumber/cucumber', version: '0.0.1' }));
+    assert.deepEqual(
+      inChild(`
+        const { installLinkedCucumber } = await import(${module});
+        process.stdout.write(JSON.stringify({ installed: installLinkedCucumber(${JSON.stringify(join(dir, 'cucumber.cjs'))}) }));
+      `),
+      { installed: false },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('linked cucumber: moved away from where the build wrote it (an installed package), it still tells its own frames from the step definitions\'', (t) => {
+  if (!existsSync(LINK)) return t.skip('dist/ not built: run `npm run build`');
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-linked-moved-'));
+  try {
+    // the link copied elsewhere, with its code cache (whose frames keep the build's path)
+    const moved = join(dir, 'moved');
+    mkdirSync(moved);
+    for (const f of ['cucumber.cjs', 'cucumber.code.cjs', 'cucumber.code-cache', 'cucumber.json']) copyFileSync(join(ROOT, 'dist', 'bundle', f), join(moved, f));
+    // a one-step feature whose step fails with an error thrown in a helper of its own
+    mkdirSync(join(dir, 'features'));
+    writeFileSync(join(dir, 'features', 'fails.feature'), 'Feature: moved\n  Scenario: a failing step\n    Given a step that fails\n');
+    writeFileSync(
+      join(dir, 'steps.mjs'),
+      `import { Given } from ${JSON.stringify(join(ROOT, 'node_modules', '@cucumber', 'cucumber', 'lib', 'wrapper.mjs'))};\n` +
+        "function helper() {\n  throw new Error('it fails here');\n}\n" +
+        "Given('a step that fails', function () {\n  helper();\n});\n",
+    );
+    const run = (link: string | null): Array<Record<string, unknown>> => {
+      const out = join(dir, `${link === null ? 'installed' : 'linked'}.ndjson`);
+      const script = `
+        import { createRequire } from 'node:module';
+        const { installLinkedCucumber } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'run', 'linked-cucumber.js'))});
+        const installed = installLinkedCucumber(${JSON.stringify(link)});
+        if (installed !== ${link !== null}) throw new Error('the link was ' + (installed ? '' : 'not ') + 'installed');
+        const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+        const { loadConfiguration, runCucumber } = await import(require.resolve('@cucumber/cucumber/api'));
+        const environment = { cwd: ${JSON.stringify(dir)}, stdout: process.stderr, stderr: process.stderr, env: process.env };
+        const { runConfiguration } = await loadConfiguration({ file: false, provided: { paths: ['features/*.feature'], import: ['steps.mjs'], format: [['message', ${JSON.stringify(out)}]] } }, environment);
+        await runCucumber(runConfiguration, environment);
+      `;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+      assert.equal(r.status, 0, r.stderr);
+      return readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const facts = (messages: Array<Record<string, unknown>>) => {
+      const definition = messages.find((m) => m.stepDefinition !== undefined)!.stepDefinition as { sourceReference: unknown };
+      const failed = messages.find((m) => (m.testStepFinished as { testStepResult?: { status?: string } } | undefined)?.testStepResult?.status === 'FAILED');
+      const stack = ((failed?.testStepFinished as { testStepResult: { exception?: { stackTrace?: string } } }).testStepResult.exception?.stackTrace ?? '').split('\n');
+      return { sourceReference: definition.sourceReference, stack: stack.map((l) => l.replace(/:\d+:\d+\)?$/, '')) };
+    };
+    const linked = facts(run(join(moved, 'cucumber.cjs')));
+    const installed = facts(run(null));
+    assert.deepEqual(linked.sourceReference, { uri: 'steps.mjs', location: { line: 5 } });
+    assert.deepEqual(linked, installed);
+    assert.ok(linked.stack.some((l) => l.includes('helper')), linked.stack.join('\n'));
+    assert.ok(!linked.stack.some((l) => /cucumber\.code\.cjs/.test(l)), `no frame of the link in the filtered stack:\n${linked.stack.join('\n')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
