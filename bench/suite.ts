@@ -53,18 +53,21 @@ const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-suite-'));
 
 // The bare script: what any cucumber-driven suite pays before its first check — node, cucumber's API (loaded as
 // the suite commands load it), and N provider connections opened at once, each spawned, handshaken and shut
-// down. Written here so the bench has no file of its own to drift. With one connection it is (b)'s floor; with as many as the full suite opens
-// (counted below from a full run) it is (a)'s floor: full / one scenario cannot be below floor / one scenario.
+// down. Written here so the bench has no file of its own to drift. With one connection it is (b)'s floor;
+// with as many as the full suite opens (counted below from a full run) it is (a)'s floor: full / one scenario
+// cannot be below floor / one scenario.
+// What both bare scripts below start with: `require` from this package, and cucumber loaded the way the suite
+// commands load it — the linked build where the build made one (src/conformance/run/linked-cucumber.ts),
+// else the installed package.
+const CUCUMBER_PRELUDE = `import { createRequire } from 'node:module';
+const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+const { installLinkedCucumber } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'run', 'linked-cucumber.js'))});
+installLinkedCucumber();
+`;
 const BARE = join(WORK, 'bare-cucumber.mjs');
 writeFileSync(
   BARE,
-  `import { createRequire } from 'node:module';
-import { spawn } from 'node:child_process';
-const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
-// cucumber, loaded the way the suite commands load it: the linked build where the build made one
-// (src/conformance/run/linked-cucumber.ts), else the installed package
-const { installLinkedCucumber } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'run', 'linked-cucumber.js'))});
-installLinkedCucumber();
+  `${CUCUMBER_PRELUDE}import { spawn } from 'node:child_process';
 await import(require.resolve('@cucumber/cucumber/api'));
 // argv[2]: the provider's argv as JSON, or "scripted": the host suite's scripted providers, started the way
 // the suite starts them on this machine (a relay child, or a node process: src/conformance/host/scripted-relay.ts)
@@ -139,13 +142,8 @@ defineStep(/^.*$/, function () {});
 const CUCUMBER_FLOOR = join(WORK, 'cucumber-floor.mjs');
 writeFileSync(
   CUCUMBER_FLOOR,
-  `import { createRequire } from 'node:module';
-import { spawn } from 'node:child_process';
+  `${CUCUMBER_PRELUDE}import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
-const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
-// the same cucumber as the suite commands (the linked build where there is one)
-const { installLinkedCucumber } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'run', 'linked-cucumber.js'))});
-installLinkedCucumber();
 const { loadConfiguration, runCucumber } = require('@cucumber/cucumber/api');
 const [connections, provider, n, out] = process.argv.slice(2);
 const opened = new Promise((resolve, reject) => {
