@@ -6,3 +6,13 @@
 export function importCommand<T>(name: string): Promise<T> {
   return import(`./commands/${name}.js`) as Promise<T>;
 }
+
+/**
+ * Loads the module of a command that runs a suite through cucumber (stdio, http, host, certify). Here the same
+ * as importCommand; in the one-file build of the CLI, the command from the one-file build of the suites
+ * (dist/bundle/suite.cjs: the commands, their step definitions and what they import, linked into one file),
+ * where the build made one.
+ */
+export function importSuiteCommand<T>(name: string): Promise<T> {
+  return importCommand<T>(name);
+}

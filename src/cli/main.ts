@@ -2,7 +2,7 @@
 // Exit codes (docs/architecture.md "Exit codes"): 0 no MUST failed (warnings allowed); 1 a MUST failed; 2 usage error or
 // unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
 import { Command, CommanderError, Help } from 'commander';
-import { importCommand } from './import-command.js';
+import { importCommand, importSuiteCommand } from './import-command.js';
 import { installLinkedCucumber } from '../conformance/run/linked-cucumber.js';
 import { toolVersion } from '../util/tool-version.js';
 
@@ -43,28 +43,28 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'stdio',
     term: 'stdio [options] <command> [args...]',
     description: 'run the provider conformance suite against a stdio provider: cgp-conformance stdio [options] -- <command> [args...]',
-    load: async () => (await importCommand<typeof import('./commands/stdio.js')>('stdio')).registerStdioCommand,
+    load: async () => (await importSuiteCommand<typeof import('./commands/stdio.js')>('stdio')).registerStdioCommand,
     cucumber: true,
   },
   {
     name: 'http',
     term: 'http [options] <url>',
     description: 'run the provider conformance suite against an HTTP provider',
-    load: async () => (await importCommand<typeof import('./commands/http.js')>('http')).registerHttpCommand,
+    load: async () => (await importSuiteCommand<typeof import('./commands/http.js')>('http')).registerHttpCommand,
     cucumber: true,
   },
   {
     name: 'host',
     term: 'host [options]',
     description: 'run the host conformance suite against a host (default: the bundled reference host)',
-    load: async () => (await importCommand<typeof import('./commands/host.js')>('host')).registerHostCommand,
+    load: async () => (await importSuiteCommand<typeof import('./commands/host.js')>('host')).registerHostCommand,
     cucumber: true,
   },
   {
     name: 'certify',
     term: 'certify [options]',
     description: 'certify the bundled provider (stdio + in-process) and the bundled host; merged coverage report',
-    load: async () => (await importCommand<typeof import('./commands/certify.js')>('certify')).registerCertifyCommand,
+    load: async () => (await importSuiteCommand<typeof import('./commands/certify.js')>('certify')).registerCertifyCommand,
     cucumber: true,
   },
   {

@@ -72,9 +72,10 @@ test('linked cucumber: a provider suite run on it reports what a run on the inst
     const a = messages(linked);
     const b = messages(installed);
     assert.deepEqual(a, b);
-    // the step definitions name their own files, as they do on the installed cucumber
+    // the step definitions name their own files (the suite commands' CommonJS step files, compiled where the
+    // package is), as they do on the installed cucumber
     const uris = new Set(a.flatMap((m) => ((m as { stepDefinition?: { sourceReference: { uri: string } } }).stepDefinition ? [(m as { stepDefinition: { sourceReference: { uri: string } } }).stepDefinition.sourceReference.uri] : [])));
-    assert.deepEqual([...uris].sort(), ['dist/steps/provider.steps.js']);
+    assert.deepEqual([...uris].sort(), ['dist/bundle/steps/provider.steps.cjs']);
     const junit = (r: { out: string }) => readFileSync(join(r.out, 'provider-stdio.junit.xml'), 'utf8').replace(/ (time|timestamp)="[^"]*"/g, '');
     assert.equal(junit(linked), junit(installed));
     assert.match(junit(linked), /<testsuites [^>]*tests="83"/);

@@ -18,10 +18,8 @@
 // first: in place before cucumber loads cucumber-expressions (step matching without regexp-tree)
 import './native-match-indices.js';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { findPackageRoot } from '../../util/package-root.js';
@@ -31,6 +29,7 @@ import { ackOf, neverAnswered, performHandshake } from '../suite/handshake.js';
 import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from '../suite/runtime.js';
 import type { HostRunParameters } from '../host/runtime.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
+import { messageFormatter, supportFiles, type SupportSide } from './support-files.js';
 import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
 import { openSession, StdioSession } from '../suite/session.js';
 import { summarize, type CucumberMessage, type SuiteSummary } from '../suite/summary.js';
@@ -86,32 +85,7 @@ export interface RunSuiteResult {
   summary: SuiteSummary;
 }
 
-let support: { key: string; side: 'provider' | 'host' | 'all'; library: ISupportCodeLibrary } | undefined;
-
-/**
- * The step definitions a side needs (a provider run loads no host code, and the reverse):
- * compiled when this module is compiled, TypeScript when it runs under tsx.
- */
-const SUPPORT: Record<'provider' | 'host' | 'all', string[]> = {
-  provider: ['world', 'parameters', 'hooks', 'provider.steps'],
-  host: ['world', 'parameters', 'host/**/*', 'types.steps'],
-  all: ['**/*'],
-};
-
-/** This module runs compiled (dist/) rather than as TypeScript under tsx: what it hands cucumber follows suit. */
-const COMPILED = fileURLToPath(import.meta.url).endsWith('.js');
-
-function supportImports(root: string, side: 'provider' | 'host' | 'all'): string[] {
-  const dir = COMPILED ? join(root, 'dist', 'steps') : join(root, 'steps');
-  if (COMPILED && !existsSync(dir)) throw new Error(`compiled step definitions not found in ${dir}: run \`npm run build\` first`);
-  // Under tsx the loader is already active in this process: the .ts steps import directly.
-  return SUPPORT[side].map((f) => join(dir, `${f}.${COMPILED ? 'js' : 'ts'}`));
-}
-
-/** The messages file's formatter (report/message-file-formatter: cucumber's `message` output, written in chunks). */
-function messageFormatter(root: string): string {
-  return join(root, COMPILED ? 'dist/src' : 'src', 'conformance', 'report', `message-file-formatter.${COMPILED ? 'js' : 'ts'}`);
-}
+let support: { key: string; side: SupportSide; library: ISupportCodeLibrary } | undefined;
 
 const EMPTY_SUMMARY: SuiteSummary = {
   success: false,
@@ -127,7 +101,7 @@ interface CucumberPlan {
   environment: IRunEnvironment;
   key: string;
   /** Which step definitions the plan loads. */
-  side: 'provider' | 'host' | 'all';
+  side: SupportSide;
   /** The fresh provider connections the selected scenarios open (provider side). */
   freshDemand: FreshDemand;
 }
@@ -147,7 +121,8 @@ async function planCucumber(
   if (which !== 'all' && which !== opts.side) {
     throw new Error(`runSuite: this process loaded only the ${which} steps (steps: 'side'); a ${opts.side} run needs steps: 'all' from the first run on`);
   }
-  const imports = supportImports(root, which);
+  const toLoad = supportFiles(root, which);
+  const files = 'require' in toLoad ? toLoad.require : toLoad.import;
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
   const format: Array<string | [string, string?]> = [
     [messageFormatter(root), paths.messagesPath],
@@ -160,7 +135,7 @@ async function planCucumber(
       file: false,
       provided: {
         paths: features.map((f) => join(root, 'features', f, '**', '*.feature')),
-        import: imports,
+        ...toLoad,
         tags,
         format,
         strict: true,
@@ -170,7 +145,7 @@ async function planCucumber(
     environment,
   );
   const selected = await selectScenarios(runConfiguration.sources, environment, userTags, opts.side);
-  return { runConfiguration, environment, key: imports.join('\n'), side: which, freshDemand: freshDemandOf(selected, root, FRESH_STEPS) };
+  return { runConfiguration, environment, key: files.join('\n'), side: which, freshDemand: freshDemandOf(selected, root, FRESH_STEPS) };
 }
 
 /** The step definitions, loaded once per process (certify and the red team run many suites in one process). */
