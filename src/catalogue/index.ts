@@ -24,11 +24,19 @@ export { CATALOGUE_LEVELS, CATALOGUE_SIDES } from './types.js';
 const ANCHORS_FILE = join('generated', 'anchors.json');
 const RULES_FILE = join('generated', 'rules.json');
 
+let repoRoot: string | undefined;
+
 /**
  * The repository root: the nearest ancestor of this module's directory that holds generated/anchors.json
  * (src/catalogue/ → ../.., dist/src/catalogue/ → ../../..).
  */
 export function catalogueRepoRoot(): string {
+  // found once: every scenario looks its ids up (findCatalogueEntry)
+  repoRoot ??= findRepoRoot();
+  return repoRoot;
+}
+
+function findRepoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     if (existsSync(join(dir, ANCHORS_FILE))) return dir;

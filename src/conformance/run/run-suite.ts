@@ -178,25 +178,28 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const paths = outputPaths(opts);
   const { messagesPath, junitPath } = paths;
   const runId = `run-${randomBytes(6).toString('hex')}`;
-  // The config travels to the steps; the runtime installed below is matched by runId.
-  const plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
+  // A tag expression that does not parse is a usage error before anything is started.
+  checkTagExpression(opts.tags);
   const runtime = new SuiteRuntime(config, runId);
 
-  // The preflight (connect + handshake once; that connection becomes the shared one) starts now and
-  // overlaps the loading of the step definitions. The fresh connections the selected scenarios will open are
-  // started ahead once the preflight has been answered, never beside a target that has not started yet: the
-  // harness must not create the contention it would then blame on the target (docs/interpretations.md §80).
-  const library = supportFor(plan);
-  library.catch(() => {}); // awaited below
+  // The preflight (connect + handshake once; that connection becomes the shared one) starts first, and its
+  // process starts while cucumber reads the features and loads the step definitions. The fresh connections
+  // the selected scenarios will open are started ahead once the preflight has been answered, never beside a
+  // target that has not started yet: the harness must not create the contention it would then blame on the
+  // target (docs/interpretations.md §80).
+  let supportLoaded!: () => void;
+  const stepsLoaded = new Promise<void>((resolve) => (supportLoaded = resolve));
+  const opened = openSession(config);
+  opened.catch(() => {}); // awaited below
   const preflight = (async () => {
-    const session = await openSession(config);
+    const session = await opened;
     let outcome = await performHandshake(session, PROTOCOL_VERSION);
     // §80: a first process that wrote no byte at all within the handshake timeout is retried once, started
     // alone — after the step definitions have loaded, with nothing else starting — before it is "never answered".
     if (session instanceof StdioSession && outcome.reply === undefined) {
       session.retry = { answersElsewhere: () => true, startAlone: async (start) => ({ conn: await start(), done: () => {} }) };
       if (session.retriable(outcome.error)) {
-        await library.catch(() => {});
+        await stepsLoaded;
         const t0 = Date.now();
         try {
           const reply = await session.retryOnce(outcome.error, () => session.conn.handshake(PROTOCOL_VERSION, config.timeouts.handshakeMs), 1);
@@ -212,6 +215,20 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     return { session, outcome };
   })();
   preflight.catch(() => {}); // awaited below
+  // The config travels to the steps; the runtime installed below is matched by runId.
+  let plan: CucumberPlan;
+  try {
+    plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
+  } catch (err) {
+    // a selection that selects nothing (a usage error): the preflight's process is stopped at once (its
+    // handshake, if still outstanding, ends with it), and the error stands
+    supportLoaded();
+    await opened.then((session) => session.close(), () => {});
+    await preflight.catch(() => {});
+    throw err;
+  }
+  const library = supportFor(plan);
+  library.then(supportLoaded, supportLoaded);
   try {
     const { session, outcome } = await preflight;
     if (neverAnswered(outcome) && !opts.runIfNeverAnswered) {
