@@ -61,11 +61,13 @@ export function summarizeLine(line: string): string | undefined {
 
 /** Clip a line to `limit` UTF-8 bytes without splitting a character. */
 export function clipLine(line: string, limit = EVIDENCE_LINE_LIMIT): { line: string; bytes: number; clipped: boolean } {
+  // most lines fit: their bytes are counted, not copied out
+  const bytes = Buffer.byteLength(line, 'utf8');
+  if (bytes <= limit) return { line, bytes, clipped: false };
   const buf = Buffer.from(line, 'utf8');
-  if (buf.length <= limit) return { line, bytes: buf.length, clipped: false };
   let end = limit;
   while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
-  return { line: buf.subarray(0, end).toString('utf8'), bytes: buf.length, clipped: true };
+  return { line: buf.subarray(0, end).toString('utf8'), bytes, clipped: true };
 }
 
 export function wireEntry(e: { direction: WireEntry['direction']; connection: string; t_ms: number | null; line: string; raw?: boolean; error?: string }): WireEntry {
