@@ -1,0 +1,63 @@
+// The suite commands' one-file build (dist/bundle/suite.cjs, scripts/finish-build.mjs; docs/architecture.md
+// "Performance"): a provider suite run through the compiled CLI takes the commands, the runner and every
+// module they import from that one file, and its step definitions from the CommonJS step files beside it
+// (dist/bundle/steps/), which take their imports from the same file: the only ES module of dist/ it imports
+// is the messages file's formatter, which cucumber is handed by path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { findPackageRoot } from '../../src/util/package-root.js';
+
+const ROOT = findPackageRoot();
+const CLI = join(ROOT, 'dist', 'bundle', 'cli.cjs');
+const SUITE = join(ROOT, 'dist', 'bundle', 'suite.cjs');
+
+test('suite bundle: a provider suite run loads its code from suite.cjs and the step files beside it, not as ES modules of dist/', (t) => {
+  if (!existsSync(CLI) || !existsSync(SUITE)) return t.skip('dist/ not built: run `npm run build`');
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-suite-bundle-'));
+  try {
+    const esmLog = join(dir, 'esm.log');
+    const cjsLog = join(dir, 'cjs.json');
+    // node's module hooks (they run on a thread of their own): every ES module loaded under dist/
+    const hooks = join(dir, 'hooks.mjs');
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  if (url.startsWith(${JSON.stringify(pathToFileURL(join(ROOT, 'dist')).href + '/')}) && context.format === 'module') appendFileSync(${JSON.stringify(esmLog)}, url + '\\n');
+  return next(url, context);
+}
+`,
+    );
+    const preload = join(dir, 'preload.mjs');
+    writeFileSync(
+      preload,
+      `import { register } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+const require = createRequire(import.meta.url);
+process.on('exit', () => writeFileSync(${JSON.stringify(cjsLog)}, JSON.stringify(Object.keys(require.cache))));
+`,
+    );
+    const r = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, CLI, 'stdio', '--tags', '@B3 or @H1', '--out', join(dir, 'out'), '--', process.execPath, join(ROOT, 'dist', 'bundle', 'provider.cjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const esm = existsSync(esmLog) ? readFileSync(esmLog, 'utf8').trim().split('\n').filter(Boolean) : [];
+    const rel = (u: string) => u.slice(pathToFileURL(ROOT).href.length + 1);
+    assert.deepEqual([...new Set(esm.map(rel))], ['dist/src/conformance/report/message-file-formatter.js']);
+    const loaded = (JSON.parse(readFileSync(cjsLog, 'utf8')) as string[]).filter((f) => f.startsWith(join(ROOT, 'dist'))).map((f) => f.slice(ROOT.length + 1).replace(/\\/g, '/'));
+    assert.ok(loaded.includes('dist/bundle/suite.cjs'), `suite.cjs loaded: ${loaded.join(', ')}`);
+    for (const step of ['world', 'parameters', 'hooks', 'provider.steps']) assert.ok(loaded.includes(`dist/bundle/steps/${step}.cjs`), `${step}.cjs loaded`);
+    assert.ok(!loaded.some((f) => f.startsWith('dist/bundle/steps/host/')), 'a provider run loads no host steps');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
