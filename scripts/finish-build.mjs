@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSyn
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,8 +63,8 @@ export function importSuiteCommand(name) {
     }));
   },
 };
-/** The commands that run a suite through cucumber (src/cli/main.ts marks them `cucumber: true`). */
-const SUITE_COMMANDS = ['stdio', 'http', 'host', 'certify'];
+/** The commands that run a suite through cucumber: the ones src/cli/main.ts marks `cucumber: true`. */
+const SUITE_COMMANDS = (await import(pathToFileURL(join(root, 'dist', 'src', 'cli', 'main.js')).href)).COMMANDS.filter((c) => c.cucumber).map((c) => c.name);
 
 const bundleDir = join(root, 'dist', 'bundle');
 /** How every one-file build here is made (the bundles and the linked cucumber). */
@@ -163,7 +163,6 @@ async function buildSuite() {
     '};',
   ].join('\n');
   const devDependencies = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies ?? {});
-  const edited = new Set();
   const moduleMeta = {
     name: 'module-meta',
     setup(b) {
@@ -172,10 +171,7 @@ async function buildSuite() {
         let text = readFileSync(args.path, 'utf8');
         text = text.replace(/\bimport\.meta\.url\b/g, `__suite_module_url(${JSON.stringify(file)})`);
         // a computed specifier, and node's own modules (esbuild leaves both as they are)
-        text = text.replace(/(?<![\w$.])import\((?!\s*['"](?!node:))/g, () => {
-          edited.add(file);
-          return 'importModule(';
-        });
+        text = text.replace(/(?<![\w$.])import\((?!\s*['"](?!node:))/g, 'importModule(');
         return { loader: 'js', contents: text };
       });
     },
@@ -201,7 +197,6 @@ async function buildSuite() {
   const cucumberInside = Object.keys(meta.metafile.inputs).filter((i) => /[\\/]@cucumber[\\/]cucumber[\\/]/.test(i));
   if (cucumberInside.length > 0) throw new Error(`suite build: cucumber was linked in (${cucumberInside[0]}): the suites must share the one cucumber a run loads`);
   writeFileSync(join(bundleDir, 'suite.cjs'), loader('suite', 'the suite commands'));
-  return edited;
 }
 
 /** The files under a directory, relative to it, `/`-separated, sorted. */
