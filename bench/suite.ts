@@ -128,8 +128,9 @@ await relay?.closeScriptedRelay();
 );
 
 // The cucumber floor: cucumber running the same provider scenarios with every step a no-op (one catch-all step
-// definition), writing the same two report files (cucumber's own message and junit formatters), while the same
-// connections are opened as the suite may open them (BARE, 'bounded') — the suite's machinery with no check.
+// definition), writing the messages file (cucumber's own message formatter; the suite writes its JUnit file
+// from its summary, a check's work), while the same connections are opened as the suite may open them (BARE,
+// 'bounded') — the suite's machinery with no check.
 const NOOP_STEPS = join(WORK, 'noop-steps.mjs');
 writeFileSync(
   NOOP_STEPS,
@@ -153,7 +154,7 @@ const opened = new Promise((resolve, reject) => {
 const sink = new Writable({ write: (_c, _e, done) => done() });
 const environment = { cwd: ${JSON.stringify(ROOT)}, stdout: sink, stderr: process.stderr, env: process.env };
 const { runConfiguration } = await loadConfiguration(
-  { file: false, provided: { paths: [${JSON.stringify(join(ROOT, 'features', 'provider'))} + '/**/*.feature'], import: [${JSON.stringify(NOOP_STEPS)}], tags: '@provider', format: [['message', out + '.ndjson'], ['junit', out + '.xml']], strict: true } },
+  { file: false, provided: { paths: [${JSON.stringify(join(ROOT, 'features', 'provider'))} + '/**/*.feature'], import: [${JSON.stringify(NOOP_STEPS)}], tags: '@provider', format: [['message', out + '.ndjson']], strict: true } },
   environment,
 );
 const result = await runCucumber(runConfiguration, environment);
@@ -298,7 +299,7 @@ if (!values['profile-only']) {
   out.push(`  full provider suite / its floor:     ${(m('full') / floor).toFixed(2)}×  (target ≤ 1.25×: ${verdict(m('full') <= 1.25 * floor)}); the checks of every scenario add ${seconds(m('full') - floor)} to the floor`);
   const bounded = m(`floor (${CONNECTIONS}, ${availableParallelism()} starting at once)`);
   out.push(`    against the floor that starts them as the suite may, ${availableParallelism()} at once (§80): ${(m('full') / bounded).toFixed(2)}×`);
-  out.push(`    against the cucumber floor (the same scenarios with every step a no-op, the same reports and connections): ${(m('full') / m('cucumber floor')).toFixed(2)}× — the checks add ${seconds(m('full') - m('cucumber floor'))}`);
+  out.push(`    against the cucumber floor (the same scenarios with every step a no-op, the same messages file and connections): ${(m('full') / m('cucumber floor')).toFixed(2)}× — the checks add ${seconds(m('full') - m('cucumber floor'))}`);
   // Where the CPU goes, and the least wall time it allows: no schedule on this machine's cores runs a side in
   // less than its main thread's CPU (all of its JavaScript runs there), nor in less than all of its CPU spread
   // over every core.

@@ -16,7 +16,7 @@ import type { RunSuiteResult } from '../conformance/run/run-suite.js';
 import { EXIT_HARNESS_ERROR } from '../conformance/run/exit-codes.js';
 import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
 import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
-import { renderJunit } from '../conformance/report/junit.js';
+import { junitTargetName, renderJunit } from '../conformance/report/junit.js';
 import { applyKnownFailures, describeEntry, failingIds, readKnownFailures, type KnownFailure, type KnownFailuresOutcome } from '../conformance/report/known-failures.js';
 import { toolVersion } from '../util/tool-version.js';
 
@@ -57,10 +57,7 @@ export function prepareCiKit(opts: CiKitOptions): PreparedCiKit {
 
 /** The target as the reports name it: "name version" from its handshake_ack, else its label. */
 export function targetName(result: RunSuiteResult): string {
-  const ack = result.summary.target?.ack;
-  const p = ack && typeof ack.provider === 'object' && ack.provider !== null ? (ack.provider as Record<string, unknown>) : undefined;
-  if (p && typeof p.name === 'string' && p.name !== '') return `${p.name}${typeof p.version === 'string' ? ` ${p.version}` : ''}`;
-  return result.targetLabel ?? result.config.target.label;
+  return junitTargetName(result.summary, result.targetLabel ?? result.config.target.label);
 }
 
 function shellWord(w: string): string {

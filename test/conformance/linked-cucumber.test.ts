@@ -2,7 +2,8 @@
 // command run on it writes the same messages and JUnit report as a run on the installed cucumber — the same
 // step definitions with the same source references, the same results and failure messages — and loads none
 // of cucumber's own files; moved away from where the build wrote it (as an installed package is), it still
-// tells its own frames from the step definitions'; installLinkedCucumber() never puts a second cucumber beside
+// tells its own frames from the step definitions'; installLinkedCucumber() loads the link only when a run first
+// reads one of its exports, never puts a second cucumber beside
 // one already loaded, and leaves a link of another version than the installed one unused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -95,17 +96,26 @@ test('linked cucumber: installed once, as the cucumber every import and require 
       const require = createRequire(import.meta.url);
       const first = installLinkedCucumber();
       const again = installLinkedCucumber();
+      // installed, not loaded: the link loads when the first of its exports is read
+      const loadedAtInstall = require.cache[linkedCucumberFile()] !== undefined;
+      const stand = require('@cucumber/cucumber');
+      const loadedAtRequire = require.cache[linkedCucumberFile()] !== undefined;
+      const builder = stand.supportCodeLibraryBuilder;
+      const loadedAtRead = require.cache[linkedCucumberFile()] !== undefined;
       const linked = require(linkedCucumberFile());
       const esm = await import('@cucumber/cucumber');
       const api = await import('@cucumber/cucumber/api');
+      const names = (o) => Object.keys(o).sort();
       process.stdout.write(JSON.stringify({
-        first, again,
-        required: require('@cucumber/cucumber') === linked.cucumber,
+        first, again, loadedAtInstall, loadedAtRequire, loadedAtRead,
+        required: builder === linked.cucumber.supportCodeLibraryBuilder && JSON.stringify(names(stand)) === JSON.stringify(names(linked.cucumber)),
+        every: names(linked.cucumber).every((n) => stand[n] === linked.cucumber[n]) && names(linked.api).every((n) => require('@cucumber/cucumber/api')[n] === linked.api[n]),
+        esModule: stand.__esModule === true,
         imported: esm.supportCodeLibraryBuilder === linked.cucumber.supportCodeLibraryBuilder,
         api: api.runCucumber === linked.api.runCucumber,
       }));
     `),
-    { first: true, again: true, required: true, imported: true, api: true },
+    { first: true, again: true, loadedAtInstall: false, loadedAtRequire: false, loadedAtRead: true, required: true, every: true, esModule: true, imported: true, api: true },
   );
   assert.deepEqual(
     inChild(`

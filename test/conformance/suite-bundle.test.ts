@@ -61,3 +61,39 @@ process.on('exit', () => writeFileSync(${JSON.stringify(cjsLog)}, JSON.stringify
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('suite bundle: a provider suite run starts its target\'s first process before it loads cucumber', (t) => {
+  if (!existsSync(CLI) || !existsSync(SUITE)) return t.skip('dist/ not built: run `npm run build`');
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-suite-order-'));
+  try {
+    const log = join(dir, 'order.log');
+    // a preload that logs, in order, each process the CLI starts and the load of the linked cucumber
+    const preload = join(dir, 'order.cjs');
+    writeFileSync(
+      preload,
+      `const { appendFileSync } = require('node:fs');
+const cp = require('node:child_process');
+const Module = require('node:module');
+const spawn = cp.spawn;
+cp.spawn = function (...args) { appendFileSync(${JSON.stringify(log)}, 'spawn\\n'); return spawn.apply(this, args); };
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (/[\\\\/]cucumber\\.cjs$/.test(request)) appendFileSync(${JSON.stringify(log)}, 'cucumber\\n');
+  return load.call(this, request, ...rest);
+};
+`,
+    );
+    const r = spawnSync(process.execPath, ['--require', preload, CLI, 'stdio', '--tags', '@B3 or @R2', '--out', join(dir, 'out'), '--', process.execPath, join(ROOT, 'dist', 'bundle', 'provider.cjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const order = readFileSync(log, 'utf8').trim().split('\n');
+    assert.equal(order[0], 'spawn', `the first process starts first: ${order.join(', ')}`);
+    assert.equal(order.filter((e) => e === 'cucumber').length, 1, `cucumber loaded once: ${order.join(', ')}`);
+    assert.ok(order.filter((e) => e === 'spawn').length >= 2, `a fresh connection (@R2) was started too: ${order.join(', ')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

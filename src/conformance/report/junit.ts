@@ -17,6 +17,17 @@ export interface JunitOptions {
   strict?: boolean;
 }
 
+/**
+ * The name the JUnit file gives the target: the provider's `name version` from its ack, else `label` (the
+ * run's label for its target).
+ */
+export function junitTargetName(summary: SuiteSummary, label: string): string {
+  const ack = summary.target?.ack;
+  const p = ack && typeof ack.provider === 'object' && ack.provider !== null ? (ack.provider as Record<string, unknown>) : undefined;
+  if (p && typeof p.name === 'string' && p.name !== '') return `${p.name}${typeof p.version === 'string' ? ` ${p.version}` : ''}`;
+  return label;
+}
+
 function xml(text: string): string {
   // XML 1.0 forbids most control characters even escaped: they are shown as \uXXXX.
   return text

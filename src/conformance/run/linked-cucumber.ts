@@ -14,7 +14,10 @@
  * and the stack traces in reports name the same files as before.
  *
  * It must run before any module that imports cucumber is linked by node's ESM loader (the CLI calls it before
- * it loads a suite command's module). It changes nothing, and returns false, when there is no link (a
+ * it loads a suite command's module). It loads nothing: the two modules it puts in the cache stand for the
+ * link's, export by export (the names the build recorded in cucumber.json), and the link is loaded when the
+ * first of them is read — when a run first calls cucumber, so that a suite command starts its target's first
+ * process before it spends the CPU of loading cucumber (src/conformance/run/run-suite.ts). It changes nothing, and returns false, when there is no link (a
  * checkout that has not been built: the build fails rather than leave a link out), when the installed
  * cucumber is not the version linked (an install that resolved another one runs that one), or when cucumber
  * is already loaded in this process: one process never holds two cucumbers.
@@ -43,14 +46,38 @@ export function linkedCucumberFile(root = findPackageRoot()): string | undefined
   return existsSync(file) ? file : undefined;
 }
 
-/** The version the link holds (dist/bundle/cucumber.json beside the loader), if it says. */
-function linkedVersion(file: string): string | undefined {
+/** What dist/bundle/cucumber.json beside the loader says: the version the link holds and each module's export names. */
+interface LinkRecord {
+  version?: string;
+  exports?: Partial<Record<keyof LinkedModules, string[]>>;
+}
+
+function linkRecord(file: string): LinkRecord {
   try {
-    const v = (JSON.parse(readFileSync(join(file, '..', 'cucumber.json'), 'utf8')) as { version?: unknown }).version;
-    return typeof v === 'string' ? v : undefined;
+    const r = JSON.parse(readFileSync(join(file, '..', 'cucumber.json'), 'utf8')) as { version?: unknown; exports?: unknown };
+    const names = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((n) => typeof n === 'string') ? (v as string[]) : undefined);
+    const exports = r.exports !== null && typeof r.exports === 'object' ? (r.exports as Record<string, unknown>) : {};
+    const cucumber = names(exports.cucumber);
+    const api = names(exports.api);
+    return {
+      ...(typeof r.version === 'string' ? { version: r.version } : {}),
+      ...(cucumber && api ? { exports: { cucumber, api } } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/**
+ * The exports of one of the link's modules, read from the link when first read (`load` runs once). Each name is
+ * a getter, as in cucumber's own compiled modules; `__esModule` is a value, so that code asking whether the
+ * module is an ES module's compiled form loads nothing.
+ */
+function lazyExports(names: readonly string[], load: () => Record<string, unknown>): Record<string, unknown> {
+  const exports: Record<string, unknown> = {};
+  Object.defineProperty(exports, '__esModule', { value: true });
+  for (const name of names) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
+  return exports;
 }
 
 /** Install the linked cucumber in node's module cache (once per process; null: there is no link). Returns whether it is in use. */
@@ -60,13 +87,17 @@ export function installLinkedCucumber(file: string | null = linkedCucumberFile()
   const paths = SPECIFIERS.map(([specifier, key]) => ({ path: require.resolve(specifier), key }));
   if (file === null || paths.some(({ path }) => require.cache[path] !== undefined)) return (installed = false);
   const version = (JSON.parse(readFileSync(require.resolve('@cucumber/cucumber/package.json'), 'utf8')) as { version?: unknown }).version;
-  if (linkedVersion(file) !== version) return (installed = false);
-  const linked = require(file) as LinkedModules;
+  const record = linkRecord(file);
+  if (record.version !== version) return (installed = false);
+  let linked: LinkedModules | undefined;
+  const load = (): LinkedModules => (linked ??= require(file) as LinkedModules);
+  // a link whose build recorded no export names is loaded now
+  if (record.exports === undefined) load();
   for (const { path, key } of paths) {
     const stand = new Module(path);
     stand.filename = path;
     stand.loaded = true;
-    stand.exports = linked[key];
+    stand.exports = record.exports === undefined ? load()[key] : lazyExports(record.exports[key]!, () => load()[key] as Record<string, unknown>);
     require.cache[path] = stand;
   }
   return (installed = true);

@@ -6,7 +6,10 @@
  * progress goes to stderr (stdout stays free for --json).
  *
  * The selection is checked before anything is spawned (selection.ts): a malformed tag expression, or one
- * selecting no scenario, is a ConfigError (exit 2).
+ * selecting no scenario, is a ConfigError (exit 2). It is read from the build's index of the features where
+ * that index matches the feature files (feature-index.ts), so that the target's first process starts before
+ * cucumber is loaded and the fresh connections start as soon as it has answered; else cucumber parses the
+ * features for it first.
  *
  * Before cucumber starts, the target is connected and handshaken once ("preflight"); that connection becomes
  * the suite's shared connection. A target that never answers at all (spawn failure, refused, no bytes before
@@ -18,6 +21,7 @@
 // first: in place before cucumber loads cucumber-expressions (step matching without regexp-tree)
 import './native-match-indices.js';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
@@ -28,9 +32,11 @@ import { describeError, isTargetError } from '../suite/errors.js';
 import { ackOf, neverAnswered, performHandshake } from '../suite/handshake.js';
 import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from '../suite/runtime.js';
 import type { HostRunParameters } from '../host/runtime.js';
+import { junitTargetName, renderJunit } from '../report/junit.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
 import { messageFormatter, supportFiles, type SupportSide } from './support-files.js';
-import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
+import { indexedSelection } from './feature-index.js';
+import { checkTagExpression, freshDemandOf, selectScenarios, someSelected, type SelectedScenario } from './selection.js';
 import { openSession, StdioSession } from '../suite/session.js';
 import { summarize, type CucumberMessage, type SuiteSummary } from '../suite/summary.js';
 
@@ -113,9 +119,10 @@ async function planCucumber(
   sideTags: string,
   worldParameters: Record<string, unknown>,
   paths: { messagesPath: string; junitPath: string },
+  indexed: SelectedScenario[] | undefined,
 ): Promise<CucumberPlan> {
   const userTags = checkTagExpression(opts.tags);
-  const tags = userTags !== undefined ? `${sideTags} and (${userTags})` : sideTags;
+  const tags = withUserTags(sideTags, userTags);
   // once a library is loaded, every later run in this process reuses it (step modules run once per process)
   const which = support?.side ?? (opts.steps === 'side' ? opts.side : 'all');
   if (which !== 'all' && which !== opts.side) {
@@ -124,10 +131,8 @@ async function planCucumber(
   const toLoad = supportFiles(root, which);
   const files = 'require' in toLoad ? toLoad.require : toLoad.import;
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
-  const format: Array<string | [string, string?]> = [
-    [messageFormatter(root), paths.messagesPath],
-    ['junit', paths.junitPath],
-  ];
+  // the JUnit file is written from the run's summary once it has ended (writeJunit)
+  const format: Array<string | [string, string?]> = [[messageFormatter(root), paths.messagesPath]];
   if (progress !== null) format.unshift(opts.progressFormat ?? 'progress');
   const environment: IRunEnvironment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
   const { runConfiguration } = await loadConfiguration(
@@ -144,8 +149,19 @@ async function planCucumber(
     },
     environment,
   );
-  const selected = await selectScenarios(runConfiguration.sources, environment, userTags, opts.side);
+  const selected = indexed ?? (await selectScenarios(runConfiguration.sources, environment, userTags, opts.side));
   return { runConfiguration, environment, key: files.join('\n'), side: which, freshDemand: freshDemandOf(selected, root, FRESH_STEPS) };
+}
+
+function withUserTags(sideTags: string, userTags: string | undefined): string {
+  return userTags !== undefined ? `${sideTags} and (${userTags})` : sideTags;
+}
+
+/** The selection, from the build's index of the features where it matches them (feature-index.ts); undefined where it does not. */
+function selectFromIndex(opts: RunSuiteOptions, root: string, features: string[], sideTags: string): SelectedScenario[] | undefined {
+  const userTags = checkTagExpression(opts.tags);
+  const selected = indexedSelection(root, features, withUserTags(sideTags, userTags));
+  return selected === undefined ? undefined : someSelected(selected, userTags, opts.side);
 }
 
 /** The step definitions, loaded once per process (certify and the red team run many suites in one process). */
@@ -178,8 +194,10 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const paths = outputPaths(opts);
   const { messagesPath, junitPath } = paths;
   const runId = `run-${randomBytes(6).toString('hex')}`;
-  // A tag expression that does not parse is a usage error before anything is started.
+  // A tag expression that does not parse, or (where the index of the features tells) one that selects
+  // nothing, is a usage error before anything is started.
   checkTagExpression(opts.tags);
+  const indexed = selectFromIndex(opts, root, ['provider'], '@provider');
   const runtime = new SuiteRuntime(config, runId);
 
   // The preflight (connect + handshake once; that connection becomes the shared one) starts first, and its
@@ -215,16 +233,31 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     return { session, outcome };
   })();
   preflight.catch(() => {}); // awaited below
+  // With the selection known already, the fresh connections start as soon as the preflight has been
+  // answered, while cucumber loads.
+  let plannedFresh = false;
+  if (indexed !== undefined) {
+    const demand = freshDemandOf(indexed, root, FRESH_STEPS);
+    preflight.then(
+      ({ outcome }) => {
+        if (neverAnswered(outcome)) return;
+        plannedFresh = true;
+        runtime.planFresh(demand);
+      },
+      () => {},
+    );
+  }
   // The config travels to the steps; the runtime installed below is matched by runId.
   let plan: CucumberPlan;
   try {
-    plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
+    plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths, indexed);
   } catch (err) {
     // a selection that selects nothing (a usage error): the preflight's process is stopped at once (its
     // handshake, if still outstanding, ends with it), and the error stands
     supportLoaded();
     await opened.then((session) => session.close(), () => {});
     await preflight.catch(() => {});
+    await runtime.close();
     throw err;
   }
   const library = supportFor(plan);
@@ -237,7 +270,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
       return { success: false, ran: false, neverAnswered: true, reason: describeError(outcome.error), messagesPath, junitPath, config, summary: EMPTY_SUMMARY };
     }
     runtime.adoptShared(session, outcome);
-    runtime.planFresh(plan.freshDemand);
+    if (!plannedFresh) runtime.planFresh(plan.freshDemand);
     if (!ackOf(outcome)) opts.progress?.write(`cgp-conformance: the handshake did not produce a handshake_ack; scenarios will report it\n`);
   } catch (err) {
     if (!isTargetError(err) || !opts.runIfNeverAnswered) {
@@ -256,6 +289,7 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     await closeRuntime();
     await runtime.close();
   }
+  writeJunit(junitPath, ran.summary, config.target.label);
   // A finding counts for its own id wherever it was observed: a MUST violated in a reply that a scenario
   // tagged for another id received fails the run even though that scenario's own ids were satisfied.
   const success = ran.success && !ran.summary.ids.some((i) => i.status === 'failed');
@@ -283,11 +317,20 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     requestTimeoutMs: config.timeouts.requestMs,
   };
   // the published-types scenarios (@types, U4) travel with the host run: certify merges both runs
-  const plan = await planCucumber(opts, root, ['host', 'types'], '(@host or @types)', { host }, paths);
+  const plan = await planCucumber(opts, root, ['host', 'types'], '(@host or @types)', { host }, paths, selectFromIndex(opts, root, ['host', 'types'], '(@host or @types)'));
   const ran = await runPlanned(plan);
   const targetLabel =
     hostCommand !== undefined ? `host process: ${hostCommand}` : hostModule !== undefined ? `host adapter: ${hostModule}` : `the bundled reference host${misbehave !== undefined ? ` (misbehaving: ${misbehave})` : ''}`;
+  writeJunit(paths.junitPath, ran.summary, targetLabel);
   return { side: 'host', targetLabel, success: ran.success, ran: true, neverAnswered: false, ...paths, config, summary: ran.summary };
+}
+
+/**
+ * The run's JUnit file (report/junit.ts: docs/interpretations.md §65), from its summary: the CI kit writes it
+ * again with what only it knows (a baseline, --strict).
+ */
+function writeJunit(file: string, summary: SuiteSummary, label: string): void {
+  writeFileSync(file, renderJunit(summary, { targetName: junitTargetName(summary, label) }));
 }
 
 /** A sink for cucumber's main formatter when the caller wants no progress output. */

@@ -32,14 +32,23 @@ export interface SelectedScenario {
 export async function selectScenarios(sources: ISourcesCoordinates, environment: IRunEnvironment, userTags: string | undefined, side: string): Promise<SelectedScenario[]> {
   const { plan, errors } = await loadSources(sources, environment);
   if (errors.length > 0) throw new Error(`the suite's feature files did not parse: ${errors.map((e) => e.message).join('; ')}`);
-  if (plan.length === 0) {
+  return someSelected(
+    plan.map((p) => ({ uri: p.uri, line: p.location.line })),
+    userTags,
+    side,
+  );
+}
+
+/** `selected`, unless it is empty: then a ConfigError naming the user's expression. */
+export function someSelected(selected: SelectedScenario[], userTags: string | undefined, side: string): SelectedScenario[] {
+  if (selected.length === 0) {
     throw new ConfigError(
       userTags !== undefined
         ? `the tag expression ${JSON.stringify(userTags)} selects no ${side} scenario (tags are anchor or rule ids such as @B3 or @S6.3-content-digest; \`cgp-conformance explain <id>\` names an id's scenarios)`
         : `no ${side} scenario found`,
     );
   }
-  return plan.map((p) => ({ uri: p.uri, line: p.location.line }));
+  return selected;
 }
 
 /**

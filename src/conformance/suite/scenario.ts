@@ -165,20 +165,23 @@ export class ScenarioProbe {
 
   /** The handshake_ack the current connection answered with. */
   ack(): JsonObject {
-    const ack = this.freshSession ? this.freshAck : ackOf(this.sharedSession?.outcome);
+    const ack = this.currentAck();
     if (!ack) throw new HarnessError('no handshake_ack on the current connection: handshake it first');
     return ack;
   }
 
+  /** The current connection's handshake_ack, if it has one (ack() without the failure). */
+  private currentAck(): JsonObject | undefined {
+    return this.freshSession ? this.freshAck : ackOf(this.sharedSession?.outcome);
+  }
+
   capabilities(): JsonObject {
-    const caps = this.ack().capabilities;
-    return isJsonObject(caps) ? caps : {};
+    return capabilitiesOf(this.ack());
   }
 
   /** The provider id verify identities and attestations use: the handshake provider.name (docs/interpretations.md §2). */
   providerName(): string {
-    const provider = this.ack().provider;
-    return isJsonObject(provider) && typeof provider.name === 'string' ? provider.name : '';
+    return providerNameOf(this.ack());
   }
 
   correlation(): boolean {
@@ -186,8 +189,7 @@ export class ScenarioProbe {
   }
 
   advertised(): string[] | undefined {
-    const reps = this.capabilities().representations;
-    return Array.isArray(reps) ? reps.filter((r): r is string => typeof r === 'string') : undefined;
+    return advertisedOf(this.ack());
   }
 
   private touch(session: AnySession, connection: string, handshakenAhead = false): void {
@@ -282,20 +284,15 @@ export class ScenarioProbe {
     }
   }
 
+  // a connection with no handshake_ack (a plain fresh one) has neither: every reply on it asks
   private safeProviderName(): string | undefined {
-    try {
-      return this.providerName();
-    } catch {
-      return undefined;
-    }
+    const ack = this.currentAck();
+    return ack === undefined ? undefined : providerNameOf(ack);
   }
 
   private safeAdvertised(): string[] | undefined {
-    try {
-      return this.advertised();
-    } catch {
-      return undefined;
-    }
+    const ack = this.currentAck();
+    return ack === undefined ? undefined : advertisedOf(ack);
   }
 
   /** On stdio, envelopes nobody asked for would be read as the next reply: take them off and check them. */
@@ -417,3 +414,18 @@ export function probeQuery(over: JsonObject = {}): JsonObject {
 export const GENEROUS = { max_frames: 64, max_tokens: 65_536 } as const;
 /** The reference suite's sample budget. */
 export const TYPICAL = { max_frames: 8, max_tokens: 4_096 } as const;
+
+function capabilitiesOf(ack: JsonObject): JsonObject {
+  const caps = ack.capabilities;
+  return isJsonObject(caps) ? caps : {};
+}
+
+function providerNameOf(ack: JsonObject): string {
+  const provider = ack.provider;
+  return isJsonObject(provider) && typeof provider.name === 'string' ? provider.name : '';
+}
+
+function advertisedOf(ack: JsonObject): string[] | undefined {
+  const reps = capabilitiesOf(ack).representations;
+  return Array.isArray(reps) ? reps.filter((r): r is string => typeof r === 'string') : undefined;
+}
