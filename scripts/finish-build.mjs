@@ -88,7 +88,7 @@ for (const [name, entry] of Object.entries(BUNDLES)) {
   const code = join(bundleDir, `${name}.code.cjs`);
   writeFileSync(code, readFileSync(code, 'utf8').replace(/^#!.*\n/, ''));
   chmodSync(code, 0o644);
-  writeFileSync(join(bundleDir, `${name}.cjs`), loader(name, entry));
+  finishBundle(name, entry);
 }
 chmodSync(join(bundleDir, 'cli.cjs'), 0o755);
 await buildSuite();
@@ -197,7 +197,7 @@ async function buildSuite() {
   if (left > 0) throw new Error(`suite build: ${left} import() call(s) left in suite.code.cjs`);
   const cucumberInside = Object.keys(meta.metafile.inputs).filter((i) => /[\\/]@cucumber[\\/]cucumber[\\/]/.test(i));
   if (cucumberInside.length > 0) throw new Error(`suite build: cucumber was linked in (${cucumberInside[0]}): the suites must share the one cucumber a run loads`);
-  writeFileSync(join(bundleDir, 'suite.cjs'), loader('suite', 'the suite commands'));
+  finishBundle('suite', 'the suite commands');
 }
 
 /** The files under a directory, relative to it, `/`-separated, sorted. */
@@ -298,7 +298,7 @@ async function linkCucumber() {
   const imports = linked.match(/(?<![\w$.])import\s*\(/g)?.length ?? 0;
   if (imports > 0) throw new Error(`linking cucumber: ${imports} import() call(s) left in the linked file: this cucumber imports code where the link does not know it`);
   if (/[\\/]regexp-tree[\\/]/.test(linked)) throw new Error('linking cucumber: the regexp-match-indices polyfill was linked in: the native exec did not take its place');
-  writeFileSync(join(bundleDir, 'cucumber.cjs'), loader('cucumber', '@cucumber/cucumber'));
+  finishBundle('cucumber', '@cucumber/cucumber');
   // the version linked: a run uses the link only where the installed cucumber is this one
   const { version } = JSON.parse(readFileSync(createRequire(join(root, 'package.json')).resolve('@cucumber/cucumber/package.json'), 'utf8'));
   // and the names each of its two modules exports: a run puts stand-ins with those names in node's module
@@ -374,6 +374,21 @@ async function indexFeatures() {
   writeFileSync(join(bundleDir, 'features.json'), `${JSON.stringify({ version: FEATURE_INDEX_VERSION, features })}\n`);
 }
 
+/**
+ * A bundle's code made ASCII, and its loader written. esbuild writes every string, template and regular
+ * expression as ASCII already; what is left (comments, from the sources and the packages linked in) is
+ * written as \u{…} escapes, which mean the same character anywhere JavaScript reads one. The loader then
+ * reads the code as Latin-1 (about 1 ms for 2 MB, against about 12 ms to decode it as UTF-8), and V8 gets a
+ * one-byte string.
+ */
+function finishBundle(name, entry) {
+  const file = join(bundleDir, `${name}.code.cjs`);
+  const text = readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  if (!/^[\x00-\x7f]*$/.test(text)) throw new Error(`${name}.code.cjs is not ASCII after escaping`);
+  writeFileSync(file, text);
+  writeFileSync(join(bundleDir, `${name}.cjs`), loader(name, entry));
+}
+
 /** The loader of one bundle: runs <name>.code.cjs as a CommonJS module, with V8's code cache when it fits. */
 function loader(name, entry) {
   return `${name === 'cli' ? '#!/usr/bin/env node\n' : ''}'use strict';
@@ -393,7 +408,8 @@ try {
   // no cache (a build that skipped the warm-up): compile as usual
 }
 // importModule: this file's own import(), for the code's dynamic imports of ES modules
-const wrapped = '(function (exports, require, module, __filename, __dirname, importModule) { ' + readFileSync(file, 'utf8') + '\\n});';
+// the code is ASCII (the build made it so): read as Latin-1, it is the same text, without decoding UTF-8
+const wrapped = '(function (exports, require, module, __filename, __dirname, importModule) { ' + readFileSync(file, 'latin1') + '\\n});';
 const script = new Script(wrapped, { filename: file, cachedData });
 // the build's warm-up only (scripts/finish-build.mjs): write the cache of what this run compiled
 const warmDir = process.env.CGP_BUILD_WRITE_CODE_CACHE;

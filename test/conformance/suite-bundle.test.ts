@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -95,5 +95,18 @@ Module._load = function (request, ...rest) {
     assert.ok(order.filter((e) => e === 'spawn').length >= 2, `a fresh connection (@R2) was started too: ${order.join(', ')}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bundles: every one-file build is ASCII, as its loader reads it as Latin-1', (t) => {
+  const dir = join(ROOT, 'dist', 'bundle');
+  if (!existsSync(dir)) return t.skip('dist/ not built: run `npm run build`');
+  const codes = readdirSync(dir).filter((f) => f.endsWith('.code.cjs'));
+  assert.deepEqual(codes.sort(), ['cli.code.cjs', 'control-server.code.cjs', 'cucumber.code.cjs', 'provider.code.cjs', 'suite.code.cjs']);
+  for (const f of codes) {
+    const bytes = readFileSync(join(dir, f));
+    const at = bytes.findIndex((b) => b > 0x7f);
+    assert.equal(at, -1, `${f}: a byte over 0x7f at offset ${at}`);
+    assert.match(readFileSync(join(dir, f.replace(/\.code\.cjs$/, '.cjs')), 'utf8'), /readFileSync\(file, 'latin1'\)/, `${f}'s loader reads it as Latin-1`);
   }
 });
