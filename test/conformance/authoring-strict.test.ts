@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAuthoringStrict, typoProbes, TYPO } from '../../src/conformance/types/authoring-strict.js';
+import { checkAuthoringStrict, compileEnvelopeAtRunTime, isGeneratedSchema, typoProbes, TYPO } from '../../src/conformance/types/authoring-strict.js';
+import { Envelope as generatedStrictEnvelope } from '../../generated/validators/strict.js';
 
 const samples = readFileSync('examples/session.ndjson', 'utf8')
   .split('\n')
@@ -50,4 +51,19 @@ test('a sample the published schema rejects is reported, not probed', () => {
   const r = checkAuthoringStrict('schema', [{ type: 'handshake' }]);
   assert.equal(r.probes, 0);
   assert.match(r.findings[0]!.message, /not valid under the published schema/);
+});
+
+test('the package\'s own schema/ is the one the generated strict validator was compiled from, and judges every probe as a run-time compilation of it does', () => {
+  const docs = readdirSync('schema')
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join('schema', f), 'utf8')) as object);
+  assert.equal(isGeneratedSchema(docs), true);
+  const compiled = compileEnvelopeAtRunTime(docs, 'schema');
+  const documents = [...samples, ...typoProbes(samples).map((p) => p.document), { type: 'handshake' }, { type: 'frames', result: { frames: [{}] } }];
+  for (const d of documents) assert.equal(generatedStrictEnvelope(d) === true, compiled(d), JSON.stringify(d).slice(0, 200));
+  // an edited copy is not the generated one: it is compiled at run time (the mutated-copy test above)
+  const edited = docs.map((d, i) => (i === 0 ? { ...d, description: 'edited' } : d));
+  assert.equal(isGeneratedSchema(edited), false);
+  assert.equal(isGeneratedSchema(docs.slice(0, 1)), false);
 });

@@ -8,8 +8,8 @@
  * every line it RECEIVED — so "the provider never saw the payload" is an
  * observation of the wire, not of the host's own bookkeeping.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { makeScratchDir } from '../../util/scratch-dir.js';
 import { join } from 'node:path';
 import type { ContextQuery } from '../../../generated/types/index.js';
 import type { ComposedPrompt } from '../../host/compose/types.js';
@@ -82,7 +82,7 @@ export class HostScenario {
     /** The host capabilities the scenario needs (its @needs-<capability> tags; capabilities.ts). */
     readonly needs: readonly HostCapability[] = [],
   ) {
-    this.dir = mkdtempSync(join(tmpdir(), 'cgp-host-scenario-'));
+    this.dir = makeScratchDir('cgp-host-scenario-');
   }
 
   /** The host under test (created on first use, so a scenario can set options first). */
