@@ -96,3 +96,24 @@ test('native match indices: in place in a suite run; the polyfill and regexp-tre
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
   assert.deepEqual(JSON.parse(out), { success: true, standIn: true, regexpTree: [] });
 });
+
+test('native match indices: a text without the literal start every match must have is no match, and no other text is refused for it', () => {
+  const cases: Array<[RegExp, string, boolean]> = [
+    [/^the harness queries with max_frames (\d+)$/, 'the harness queries with max_frames 3', true],
+    [/^the harness queries with max_frames (\d+)$/, 'the host queries', false],
+    [/^abc?d$/, 'abd', true], // the character a quantifier follows is not required
+    [/^ab{0}c$/, 'ac', true],
+    [/^a*b$/, 'b', true],
+    [/^foo|bar$/, 'xbar', true], // an alternative: no literal start
+    [/^Hello$/i, 'hello', true], // case-insensitive: no literal start
+    [/^x$/m, 'y\nx', true], // multiline: ^ after any newline
+    [/^a\.b$/, 'a.b', true],
+    [/^a\.b$/, 'axb', false],
+    [/^(?:a|b)c$/, 'bc', true],
+    [/b/, 'abc', true], // unanchored
+  ];
+  for (const [re, text, matches] of cases) {
+    assert.equal(execWithIndices(re, text) !== null, matches, `${re} on ${JSON.stringify(text)}`);
+    assert.equal(execWithIndices(re, text) !== null, matches, `${re} on ${JSON.stringify(text)}, asked again`);
+  }
+});
