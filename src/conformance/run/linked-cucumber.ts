@@ -2,9 +2,9 @@
  * Cucumber loaded as one file. `@cucumber/cucumber` and what it needs are about 540 CommonJS files: a suite
  * run spends about 0.19 s of CPU resolving and compiling them before its first scenario. The build
  * (scripts/finish-build.mjs, the `cucumber` link) puts the installed cucumber and `@cucumber/cucumber/api`,
- * with the JUnit formatter and every package they require, into dist/bundle/cucumber.code.cjs, with a V8
- * code cache written by the build, like the CLI's own bundle; dist/bundle/cucumber.json records the version
- * it linked.
+ * with every package they require, into dist/bundle/cucumber.code.cjs, with a V8 code cache written by the
+ * build, like the CLI's own bundle; dist/bundle/cucumber.json records the version it linked and the names
+ * each of the two modules exports.
  *
  * installLinkedCucumber() puts the link's two modules in node's module cache, under the paths those
  * specifiers resolve to from this package. Every later `require` of them, and every `import` (cucumber's
