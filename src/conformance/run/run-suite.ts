@@ -33,8 +33,9 @@ import { ackOf, neverAnswered, performHandshake } from '../suite/handshake.js';
 import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from '../suite/runtime.js';
 import type { HostRunParameters } from '../host/runtime.js';
 import { junitTargetName, renderJunit } from '../report/junit.js';
+import { openMessagesFile } from '../report/messages-file.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
-import { messageFormatter, supportFiles, type SupportSide } from './support-files.js';
+import { supportFiles, type SupportSide } from './support-files.js';
 import { indexedSelection } from './feature-index.js';
 import { checkTagExpression, freshDemandOf, selectScenarios, someSelected, type SelectedScenario } from './selection.js';
 import { openSession, StdioSession } from '../suite/session.js';
@@ -110,6 +111,8 @@ interface CucumberPlan {
   side: SupportSide;
   /** The fresh provider connections the selected scenarios open (provider side). */
   freshDemand: FreshDemand;
+  /** Where the run's messages go (report/messages-file.ts). */
+  messagesPath: string;
 }
 
 async function planCucumber(
@@ -131,15 +134,15 @@ async function planCucumber(
   const toLoad = supportFiles(root, which);
   const files = 'require' in toLoad ? toLoad.require : toLoad.import;
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
-  // the JUnit file is written from the run's summary once it has ended (writeJunit)
-  const format: Array<string | [string, string?]> = [[messageFormatter(root), paths.messagesPath]];
-  if (progress !== null) format.unshift(opts.progressFormat ?? 'progress');
+  // the messages file is written from runCucumber's message callback (runPlanned), the JUnit file from the
+  // run's summary once it has ended (writeJunit): the only formatter cucumber loads is the progress output
+  const format: Array<string | [string, string?]> = progress !== null ? [opts.progressFormat ?? 'progress'] : [];
   const environment: IRunEnvironment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
   const { runConfiguration } = await loadConfiguration(
     {
       file: false,
       provided: {
-        paths: features.map((f) => join(root, 'features', f, '**', '*.feature')),
+        paths: featurePaths(root, features, indexed),
         ...toLoad,
         tags,
         format,
@@ -150,7 +153,18 @@ async function planCucumber(
     environment,
   );
   const selected = indexed ?? (await selectScenarios(runConfiguration.sources, environment, userTags, opts.side));
-  return { runConfiguration, environment, key: files.join('\n'), side: which, freshDemand: freshDemandOf(selected, root, FRESH_STEPS) };
+  return { runConfiguration, environment, key: files.join('\n'), side: which, freshDemand: freshDemandOf(selected, root, FRESH_STEPS), messagesPath: paths.messagesPath };
+}
+
+/**
+ * The feature paths cucumber expands. With the index's selection (current for these files), only the files
+ * that hold a selected scenario, each named exactly, in the index's order (cucumber's): cucumber neither walks
+ * the features directory to expand a pattern, twice (support loading and the run), nor parses a file it would
+ * run nothing from. Without it, every feature file under the side's directories, by pattern.
+ */
+function featurePaths(root: string, features: string[], indexed: SelectedScenario[] | undefined): string[] {
+  if (indexed === undefined) return features.map((f) => join(root, 'features', f, '**', '*.feature'));
+  return [...new Set(indexed.map((s) => s.uri))].map((uri) => join(root, ...uri.split('/')));
 }
 
 function withUserTags(sideTags: string, userTags: string | undefined): string {
@@ -173,7 +187,16 @@ async function supportFor(plan: CucumberPlan): Promise<ISupportCodeLibrary> {
 async function runPlanned(plan: CucumberPlan, library?: ISupportCodeLibrary): Promise<{ success: boolean; summary: SuiteSummary }> {
   const options: IRunOptions = { ...plan.runConfiguration, support: library ?? (await supportFor(plan)) };
   const messages: CucumberMessage[] = [];
-  const result = await runCucumber(options, plan.environment, (m) => messages.push(m as CucumberMessage));
+  const file = openMessagesFile(plan.messagesPath);
+  let result;
+  try {
+    result = await runCucumber(options, plan.environment, (m) => {
+      messages.push(m as CucumberMessage);
+      file.add(m);
+    });
+  } finally {
+    file.close();
+  }
   return { success: result.success, summary: summarize(messages) };
 }
 

@@ -1,6 +1,6 @@
 /**
  * What a suite run hands cucumber to load: the step definitions a side needs (a provider run loads no host
- * code, and the reverse) and the messages file's formatter. Compiled when this module is compiled (dist/),
+ * code, and the reverse). Compiled when this module is compiled (dist/),
  * TypeScript when it runs under tsx, and in the one-file build of the suite commands (dist/bundle/suite.cjs,
  * scripts/finish-build.mjs) the CommonJS step files that build wrote beside it (dist/bundle/steps/): the same
  * step definitions, each importing what it uses from the one file, so that one process holds one copy of
@@ -34,9 +34,4 @@ export function supportFiles(root: string, side: SupportSide): { import: string[
   if (COMPILED && !existsSync(dir)) throw new Error(`compiled step definitions not found in ${dir}: run \`npm run build\` first`);
   // Under tsx the loader is already active in this process: the .ts steps import directly.
   return { import: SUPPORT[side].map((f) => join(dir, `${f}.${COMPILED ? 'js' : 'ts'}`)) };
-}
-
-/** The messages file's formatter (report/message-file-formatter: cucumber's `message` output, written in chunks). */
-export function messageFormatter(root: string): string {
-  return join(root, COMPILED ? 'dist/src' : 'src', 'conformance', 'report', `message-file-formatter.${COMPILED ? 'js' : 'ts'}`);
 }

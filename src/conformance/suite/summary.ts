@@ -136,7 +136,9 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
     for (const a of attachments.get(startedId) ?? []) {
       if (a.mediaType === LOG_MEDIA_TYPE) notes.push(...a.body.split('\n').filter((l) => l !== ''));
       if (a.mediaType === TRANSCRIPT_MEDIA_TYPE) transcript.push(...decodeTranscript(a.body));
-      const body = parseJson(a.body) as Record<string, unknown> | undefined;
+      // only the media types read as one JSON document are parsed (a transcript is one per line)
+      const json = a.mediaType === FINDING_MEDIA_TYPE || a.mediaType === APPLICABILITY_MEDIA_TYPE || a.mediaType === HARNESS_ERROR_MEDIA_TYPE;
+      const body = json ? (parseJson(a.body) as Record<string, unknown> | undefined) : undefined;
       if (a.mediaType === FINDING_MEDIA_TYPE && body) findings.push(body as unknown as Finding);
       if (a.mediaType === APPLICABILITY_MEDIA_TYPE && typeof body?.not_applicable === 'string') notApplicable = body.not_applicable;
       if (a.mediaType === HARNESS_ERROR_MEDIA_TYPE && typeof body?.harness_error === 'string') harness = body.harness_error;
