@@ -58,6 +58,13 @@ process.on('exit', () => writeFileSync(${JSON.stringify(cjsLog)}, JSON.stringify
     assert.ok(loaded.includes('dist/bundle/suite.cjs'), `suite.cjs loaded: ${loaded.join(', ')}`);
     for (const step of ['world', 'parameters', 'hooks', 'provider.steps']) assert.ok(loaded.includes(`dist/bundle/steps/${step}.cjs`), `${step}.cjs loaded`);
     assert.ok(!loaded.some((f) => f.startsWith('dist/bundle/steps/host/')), 'a provider run loads no host steps');
+    // with the build's index current, cucumber parses only the feature files that hold a selected scenario
+    const envelopes = readFileSync(join(dir, 'out', 'provider-stdio.messages.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const docs = envelopes.filter((e) => e.gherkinDocument).map((e) => e.gherkinDocument.uri as string);
+    const pickleUri = new Map(envelopes.filter((e) => e.pickle).map((e) => [e.pickle.id as string, e.pickle.uri as string]));
+    const ran = new Set(envelopes.filter((e) => e.testCase).map((e) => pickleUri.get(e.testCase.pickleId)));
+    assert.equal(ran.size, 2, `@B3 and @H1 are two scenarios in two files: ${[...ran].join(', ')}`);
+    assert.deepEqual(docs.sort(), [...ran].sort(), 'the files parsed are the files run');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
