@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSources } from '@cucumber/cucumber/api';
 import { featureIndexFile, indexedSelection } from '../../src/conformance/run/feature-index.js';
+import { someSelected, TAG_EXAMPLES } from '../../src/conformance/run/selection.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();
@@ -82,5 +83,15 @@ test('feature index: not used once the features differ from what it indexed', (t
     assert.equal(indexedSelection(none, ['provider'], '@provider'), undefined);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('selection: the ids a selection of nothing suggests each select scenarios of its side', async () => {
+  const sides: Record<string, { dirs: string[]; tags: string }> = { provider: { dirs: ['provider'], tags: '@provider' }, host: { dirs: ['host', 'types'], tags: '(@host or @types)' } };
+  for (const [side, { dirs, tags }] of Object.entries(sides)) {
+    const ids = TAG_EXAMPLES[side]!.split(' or ');
+    assert.ok(ids.length >= 2, side);
+    for (const id of ids) assert.ok((await cucumberPlans(ROOT, dirs, `${tags} and (${id})`)).length > 0, `${id} selects a ${side} scenario`);
+    assert.throws(() => someSelected([], '@NOPE', side), (e: Error) => e.message.includes(TAG_EXAMPLES[side]!));
   }
 });

@@ -39,12 +39,15 @@ export async function selectScenarios(sources: ISourcesCoordinates, environment:
   );
 }
 
+/** Ids that do tag scenarios of each side, for the message of a selection of nothing. */
+export const TAG_EXAMPLES: Record<string, string> = { provider: '@B3 or @S6.3-content-digest', host: '@C8 or @S13-interop-validator' };
+
 /** `selected`, unless it is empty: then a ConfigError naming the user's expression. */
 export function someSelected(selected: SelectedScenario[], userTags: string | undefined, side: string): SelectedScenario[] {
   if (selected.length === 0) {
     throw new ConfigError(
       userTags !== undefined
-        ? `the tag expression ${JSON.stringify(userTags)} selects no ${side} scenario (tags are anchor or rule ids such as @B3 or @S6.3-content-digest; \`cgp-conformance explain <id>\` names an id's scenarios)`
+        ? `the tag expression ${JSON.stringify(userTags)} selects no ${side} scenario (tags are anchor or rule ids such as ${TAG_EXAMPLES[side] ?? TAG_EXAMPLES.provider}; \`cgp-conformance explain <id>\` names an id's scenarios)`
         : `no ${side} scenario found`,
     );
   }
