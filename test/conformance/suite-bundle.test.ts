@@ -106,6 +106,54 @@ Module._load = function (request, ...rest) {
   }
 });
 
+test('bundles: each run of the CLI is given a code cache its V8 takes (the suite commands run without the optimizing compiler, the others with it)', (t) => {
+  if (!existsSync(CLI) || !existsSync(SUITE)) return t.skip('dist/ not built: run `npm run build`');
+  const dir = mkdtempSync(join(tmpdir(), 'cgp-code-caches-'));
+  try {
+    // every script the loaders compile with a code cache, and whether V8 took it
+    const preload = join(dir, 'caches.cjs');
+    writeFileSync(
+      preload,
+      `const vm = require('node:vm');
+const { basename } = require('node:path');
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(source, options) {
+    super(source, options);
+    if (options && options.cachedData) require('node:fs').appendFileSync(process.env.CACHES_LOG, basename(options.filename) + ' ' + options.cachedData.length + (this.cachedDataRejected ? ' rejected' : ' taken') + '\\n');
+  }
+};
+`,
+    );
+    const replies = join(dir, 'replies.ndjson');
+    const session = [JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' }), JSON.stringify({ type: 'shutdown' })];
+    writeFileSync(replies, spawnSync(process.execPath, [join(ROOT, 'dist', 'bundle', 'provider.cjs')], { input: session.join('\n') + '\n', encoding: 'utf8' }).stdout);
+    const bundle = join(ROOT, 'dist', 'bundle');
+    const cache = (file: string) => readFileSync(join(bundle, file));
+    // the loader picks the flags and the cache by the command: a suite command's cache is not a validate run's
+    assert.notDeepEqual(cache('cli.code-cache'), cache('cli.optimizing.code-cache'));
+    assert.notEqual(cache('cli.code-cache').length, cache('cli.optimizing.code-cache').length);
+    const taken = (code: string, file: string) => `${code} ${cache(file).length} taken`;
+    const runs: Array<[string[], string[]]> = [
+      [['--version'], [taken('cli.code.cjs', 'cli.code-cache')]],
+      [['validate', replies], [taken('cli.code.cjs', 'cli.optimizing.code-cache')]],
+      [
+        ['stdio', '--tags', '@B3', '--out', join(dir, 'out'), '--', process.execPath, join(bundle, 'provider.cjs')],
+        [taken('cli.code.cjs', 'cli.code-cache'), taken('suite.code.cjs', 'suite.code-cache'), taken('cucumber.code.cjs', 'cucumber.code-cache')],
+      ],
+    ];
+    for (const [args, expected] of runs) {
+      const log = join(dir, `${args[0]}.log`);
+      const r = spawnSync(process.execPath, ['--require', preload, CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', CACHES_LOG: log } });
+      assert.equal(r.status, 0, `${args[0]}: ${r.stderr}`);
+      assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), expected, `cgp-conformance ${args[0]}`);
+    }
+    assert.match(readFileSync(CLI, 'utf8'), /setFlagsFromString\("--no-opt"\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('bundles: every one-file build is ASCII, as its loader reads it as Latin-1', (t) => {
   const dir = join(ROOT, 'dist', 'bundle');
   if (!existsSync(dir)) return t.skip('dist/ not built: run `npm run build`');
