@@ -229,6 +229,50 @@ function listFiles(dir, prefix = '') {
     .sort();
 }
 
+/** The order of two parameter type names in the link (see linkCucumber): localeCompare's, without ICU for a-z names. */
+function parameterTypeNameOrder() {
+  return [
+    "const a = pt1.name || '', b = pt2.name || '';",
+    "        return /^[a-z]*$/.test(a) && /^[a-z]*$/.test(b) ? (a < b ? -1 : a > b ? 1 : 0) : a.localeCompare(b);",
+  ].join('\n');
+}
+/** The progress summary's duration in the link (see linkCucumber): what luxon's m'm'ss.SSS's' prints, by arithmetic. */
+function durationSummary() {
+  return [
+    'function getDurationSummary(durationMsg) {',
+    '    // linked by scripts/finish-build.mjs: what luxon formats as m\'m\'ss.SSS\'s\' (the whole milliseconds a Date holds)',
+    '    const ms = Math.trunc(messages.TimeConversion.durationToMilliseconds(durationMsg));',
+    "    return `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}s`;",
+    '}',
+  ].join('\n');
+}
+
+/**
+ * The two replacements above give what they replace: the order of every two of cucumber-expressions' built-in
+ * parameter type names is localeCompare's, and the duration is luxon's text for durations from 0 to days,
+ * fractions of a millisecond included.
+ */
+function checkLinkedSummaryHelpers() {
+  const fromCucumber = createRequire(createRequire(join(root, 'package.json')).resolve('@cucumber/cucumber'));
+  const expressions = fromCucumber('@cucumber/cucumber-expressions');
+  const messages = fromCucumber('@cucumber/messages');
+  const luxon = fromCucumber('luxon');
+  const names = [...new expressions.ParameterTypeRegistry().parameterTypes].map((t) => t.name ?? '');
+  if (names.length < 5) throw new Error(`linking cucumber: cucumber-expressions defines ${names.length} built-in parameter types, not the ones the link was checked on`);
+  const order = new Function('pt1', 'pt2', parameterTypeNameOrder());
+  for (const a of names) {
+    for (const b of names) {
+      if (Math.sign(order({ name: a }, { name: b })) !== Math.sign(a.localeCompare(b))) throw new Error(`linking cucumber: parameter type names ${JSON.stringify(a)} and ${JSON.stringify(b)} are ordered otherwise than by localeCompare`);
+    }
+  }
+  const linked = new Function('messages', `${durationSummary()}\nreturn getDurationSummary;`)(messages);
+  const byLuxon = (d) => luxon.Interval.fromDateTimes(new Date(0), new Date(messages.TimeConversion.durationToMilliseconds(d))).toDuration(['minutes', 'seconds', 'milliseconds']).toFormat("m'm'ss.SSS's'");
+  for (const ms of [0, 0.4, 1, 9.999, 59, 469.5, 999, 1000, 1001, 59999, 60000, 61234.9, 599999, 3599999, 3600000, 7384567, 86400000 * 3 + 1234]) {
+    const d = messages.TimeConversion.millisecondsToDuration(ms);
+    if (linked(d) !== byLuxon(d)) throw new Error(`linking cucumber: a duration of ${ms} ms is ${JSON.stringify(linked(d))} in the link, ${JSON.stringify(byLuxon(d))} by luxon`);
+  }
+}
+
 /**
  * The linked cucumber (src/conformance/run/linked-cucumber.ts): the installed @cucumber/cucumber and its API,
  * with everything they require, as one file with its own code cache, and the version linked
@@ -242,7 +286,17 @@ function listFiles(dir, prefix = '') {
  *   parent holds the suites' code): the step definitions' source references and the filtered stacks of
  *   failed steps name the same files as before;
  * - regexp-match-indices is the native exec of exec-with-indices.js (what native-match-indices.ts does for
- *   the unlinked cucumber).
+ *   the unlinked cucumber);
+ * and three of the CPU costs a suite run pays for what it does not use are left out, each with the same result:
+ * - the scopes behind cucumber's `world` and `context` proxies: every step and hook ran inside an
+ *   AsyncLocalStorage, which on node 20 makes every promise of the run pay async hooks. The suites' steps and
+ *   hooks use `this` (their World) and never the proxies; in the link the proxies say so when read;
+ * - the ordering of parameter types that share a regular expression (cucumber-expressions) compares two names
+ *   made of a to z only by their code units, which orders them as localeCompare does, without starting ICU's
+ *   collator; any other name is compared by localeCompare as before (checked below on cucumber's built-in
+ *   types);
+ * - the progress summary's duration ("0m00.469s") is formatted by arithmetic, not by luxon's Intl-backed
+ *   formatter (checked below to print the same text as luxon over a range of durations).
  * Code of cucumber's that reads files beside its own (the html formatter's template, the workers of a parallel
  * run) would look for them beside the link: the suite commands, the only users of the link, use neither.
  */
@@ -278,6 +332,27 @@ async function linkCucumber() {
       ].join('\n'),
     },
   ];
+  edits.push(
+    {
+      file: /[\\/]@cucumber[\\/]cucumber[\\/]lib[\\/]runtime[\\/]scope[\\/]test_(case|run)_scope\.js$/,
+      from: /return test(Case|Run)Scope\.run\(store, callback\);|throw new Error\('Attempted to access `(world|context)` from incorrect scope;[^'\n]*'\);/g,
+      to: (match) =>
+        match.startsWith('return')
+          ? 'return callback();'
+          : `throw new Error('\`${/`(world|context)`/.exec(match)[1]}\` is not available in the cucumber linked for the suite commands of cgp-conformance (scripts/finish-build.mjs): use \`this\` in steps and hooks');`,
+    },
+    {
+      file: /[\\/]@cucumber[\\/]cucumber-expressions[\\/]dist[\\/]cjs[\\/]src[\\/]ParameterType\.js$/,
+      from: /return \(pt1\.name \|\| ''\)\.localeCompare\(pt2\.name \|\| ''\);/g,
+      to: parameterTypeNameOrder(),
+    },
+    {
+      file: /[\\/]@cucumber[\\/]cucumber[\\/]lib[\\/]formatter[\\/]helpers[\\/]summary_helpers\.js$/,
+      from: /function getDurationSummary\(durationMsg\) \{\n(?:    [^\n]*\n|\s*\]\);\n)*?    return duration\.toFormat\("m'm'ss\.SSS's'"\);\n\}/g,
+      to: durationSummary(),
+    },
+  );
+  checkLinkedSummaryHelpers();
   const made = new Map();
   const link = {
     name: 'cucumber-link',
@@ -310,10 +385,20 @@ async function linkCucumber() {
     banner: { js: '// generated by scripts/finish-build.mjs (npm run build) from @cucumber/cucumber: do not edit (started through ./cucumber.cjs)' },
   });
   // every file an edit names was linked, and each had what the edit changes
-  const expected = { 'api/plugins': 1, 'api/support': 1, 'formatter/builder': 1, 'formatter/import_code': 1, filter_stack_trace: 1 };
+  const expected = {
+    'cucumber/lib/api/plugins': 1,
+    'cucumber/lib/api/support': 1,
+    'cucumber/lib/formatter/builder': 1,
+    'cucumber/lib/formatter/import_code': 1,
+    'cucumber/lib/filter_stack_trace': 1,
+    'cucumber/lib/runtime/scope/test_case_scope': 2,
+    'cucumber/lib/runtime/scope/test_run_scope': 2,
+    'cucumber-expressions/dist/cjs/src/ParameterType': 1,
+    'cucumber/lib/formatter/helpers/summary_helpers': 1,
+  };
   for (const [name, count] of Object.entries(expected)) {
-    const hit = [...made].find(([path]) => path.replace(/\\/g, '/').endsWith(`/@cucumber/cucumber/lib/${name}.js`));
-    if (hit === undefined || hit[1] !== count) throw new Error(`linking cucumber: lib/${name}.js ${hit === undefined ? 'was not linked' : `had ${hit[1]} place(s) to adjust, not ${count}`}: this cucumber differs from the one the link was written for`);
+    const hit = [...made].find(([path]) => path.replace(/\\/g, '/').endsWith(`/@cucumber/${name}.js`));
+    if (hit === undefined || hit[1] !== count) throw new Error(`linking cucumber: @cucumber/${name}.js ${hit === undefined ? 'was not linked' : `had ${hit[1]} place(s) to adjust, not ${count}`}: this cucumber differs from the one the link was written for`);
   }
   // what the edits leave: no import() of its own (it would fail: see above), and not the polyfill
   const linked = readFileSync(join(bundleDir, 'cucumber.code.cjs'), 'utf8');

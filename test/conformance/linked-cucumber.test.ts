@@ -4,7 +4,8 @@
 // of cucumber's own files; moved away from where the build wrote it (as an installed package is), it still
 // tells its own frames from the step definitions'; installLinkedCucumber() loads the link only when a run first
 // reads one of its exports, never puts a second cucumber beside
-// one already loaded, and leaves a link of another version than the installed one unused.
+// one already loaded, and leaves a link of another version than the installed one unused; its `world` and
+// `context` proxies, which the suites do not use (the link runs steps outside an AsyncLocalStorage), say so.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -62,7 +63,7 @@ test('linked cucumber: a provider suite run on it reports what a run on the inst
         env: { ...process.env, NODE_OPTIONS: '', LOADS_OUT: loads },
       });
       assert.equal(r.status, 0, `${name}: ${r.stderr}`);
-      return { out, loaded: (JSON.parse(readFileSync(loads, 'utf8')) as string[]).sort() };
+      return { out, loaded: (JSON.parse(readFileSync(loads, 'utf8')) as string[]).sort(), progress: r.stderr };
     };
     const linked = run('linked', []);
     // cucumber loaded before the CLI starts: the CLI leaves it be and runs on it
@@ -80,6 +81,10 @@ test('linked cucumber: a provider suite run on it reports what a run on the inst
     const junit = (r: { out: string }) => readFileSync(join(r.out, 'provider-stdio.junit.xml'), 'utf8').replace(/ (time|timestamp)="[^"]*"/g, '');
     assert.equal(junit(linked), junit(installed));
     assert.match(junit(linked), /<testsuites [^>]*tests="83"/);
+    // the progress output is the same, its summary's durations (formatted in the link without luxon) included
+    const durations = /\b\d+m\d{2}\.\d{3}s\b/g;
+    assert.match(linked.progress, /^\d+m\d{2}\.\d{3}s \(executing steps: \d+m\d{2}\.\d{3}s\)$/m);
+    assert.equal(linked.progress.replace(durations, '<duration>'), installed.progress.replace(durations, '<duration>'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -200,4 +205,16 @@ test('linked cucumber: moved away from where the build wrote it (an installed pa
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('linked cucumber: its world and context proxies, which no suite uses, say they are not available', (t) => {
+  if (!existsSync(LINK)) return t.skip('dist/ not built: run `npm run build`');
+  const r = spawnSync(
+    process.execPath,
+    ['-e', "const { cucumber } = require(process.argv[1]); for (const p of ['world', 'context']) { try { void cucumber[p].x; console.log(p + ': read'); } catch (e) { console.log(p + ': ' + e.message); } }", LINK],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^world: `world` is not available in the cucumber linked for the suite commands of cgp-conformance .*use `this` in steps and hooks$/m);
+  assert.match(r.stdout, /^context: `context` is not available in the cucumber linked/m);
 });
