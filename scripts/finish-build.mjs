@@ -296,7 +296,10 @@ function checkLinkedSummaryHelpers() {
  *   collator; any other name is compared by localeCompare as before (checked below on cucumber's built-in
  *   types);
  * - the progress summary's duration ("0m00.469s") is formatted by arithmetic, not by luxon's Intl-backed
- *   formatter (checked below to print the same text as luxon over a range of durations).
+ *   formatter (checked below to print the same text as luxon over a range of durations);
+ * - a path cucumber is given (a feature file, a step file) with no glob character in it that names a file is
+ *   that file, absolute, as glob would find it, without a walk of its directory: a run hands cucumber the
+ *   exact files it needs, and cucumber expands them once to load the steps and again to run.
  * Code of cucumber's that reads files beside its own (the html formatter's template, the workers of a parallel
  * run) would look for them beside the link: the suite commands, the only users of the link, use neither.
  */
@@ -352,6 +355,14 @@ async function linkCucumber() {
       to: durationSummary(),
     },
   );
+  edits.push({
+    file: /[\\/]@cucumber[\\/]cucumber[\\/]lib[\\/]paths[\\/]paths\.js$/,
+    from: /const matches = await \(0, glob_1\.glob\)\(unexpandedPath, \{/g,
+    to: [
+      "const literal = /^[^*?[\\]{}()!+@]*$/.test(unexpandedPath) && node_path_1.default.extname(unexpandedPath) !== '' ? node_path_1.default.resolve(cwd, unexpandedPath) : undefined;",
+      "        const matches = literal !== undefined && require('node:fs').statSync(literal, { throwIfNoEntry: false })?.isFile() ? [literal] : await (0, glob_1.glob)(unexpandedPath, {",
+    ].join('\n'),
+  });
   checkLinkedSummaryHelpers();
   const made = new Map();
   const link = {
@@ -395,6 +406,7 @@ async function linkCucumber() {
     'cucumber/lib/runtime/scope/test_run_scope': 2,
     'cucumber-expressions/dist/cjs/src/ParameterType': 1,
     'cucumber/lib/formatter/helpers/summary_helpers': 1,
+    'cucumber/lib/paths/paths': 1,
   };
   for (const [name, count] of Object.entries(expected)) {
     const hit = [...made].find(([path]) => path.replace(/\\/g, '/').endsWith(`/@cucumber/${name}.js`));
