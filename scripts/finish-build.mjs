@@ -630,7 +630,10 @@ function warmUp() {
       if (r.status !== 0) throw new Error(`build warm-up \`cgp-conformance ${run.join(' ')}\` exited ${r.status}:\n${r.stderr}${r.stdout}`);
       used[run[0]] = JSON.parse(readFileSync(record, 'utf8'));
     }
-    writeFileSync(join(bundleDir, 'cli.cjs'), loader('cli', BUNDLES.cli, builtinsOf(used)));
+    const builtins = builtinsOf(used);
+    writeFileSync(join(bundleDir, 'cli.cjs'), loader('cli', BUNDLES.cli, builtins));
+    // what the loader does for a suite command, as data: bench/suite.ts's floors load cucumber the same way
+    writeFileSync(join(bundleDir, 'cli-lean.json'), `${JSON.stringify({ commands: SUITE_COMMANDS, flags: LEAN_FLAGS, builtins })}\n`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
