@@ -50,6 +50,7 @@ for (let i = 0; i < RUNS; i++) {
     const p = summariseProfile(onlyProfile(dir), findPackageRoot());
     put(`${s} host`, t.wallMs);
     put(`${s} host busy`, p.busyMs / p.wallMs);
+    put(`${s} host idle`, p.idleMs);
   }
   for (const s of Object.keys(SIDES) as Side[]) put(`${s} certify`, (await timeProcess([NODE, SIDES[s], 'certify', '--out', join(WORK, s)])).wallMs);
   process.stderr.write(`run ${i + 1}/${RUNS} (load ${load()}): provider suite ${seconds(r['before provider']!.at(-1)!)} → ${seconds(r['after provider']!.at(-1)!)}, host ${seconds(r['before host']!.at(-1)!)} → ${seconds(r['after host']!.at(-1)!)}, certify ${seconds(r['before certify']!.at(-1)!)} → ${seconds(r['after certify']!.at(-1)!)}\n`);
@@ -64,6 +65,7 @@ const line = (label: string, k: string) => out.push(`  ${label.padEnd(20)} ${sec
 line('provider suite', 'provider');
 line('one scenario (@B3)', 'one');
 out.push(`  host suite           ${seconds(m('before host'))} busy ${(100 * m('before host busy')).toFixed(0)} %   ${seconds(m('after host'))} busy ${(100 * m('after host busy')).toFixed(0)} %   after/before ${(m('after host') / m('before host')).toFixed(2)}×`);
+out.push(`    its idle (the profile's "(idle)": waiting on a child, a socket or a timer)   ${seconds(m('before host idle'))} → ${seconds(m('after host idle'))}`);
 line('certify', 'certify');
 process.stdout.write(out.join('\n') + '\n');
 rmSync(WORK, { recursive: true, force: true });

@@ -246,13 +246,13 @@ const HOST_CONNECTIONS = readFileSync(SPAWNS, 'utf8').length;
 const STARTS: Record<string, string[]> = { 'node -e 0': [NODE, '-e', '0'], '--version': [NODE, BIN, '--version'], '--help': [NODE, BIN, '--help'] };
 const STARTS_PER_RUN = 5;
 
-/** The host suite, profiled: the process's wall (and CPU), and the profile's busy share. */
-async function profiledHost(): Promise<Timed & { busy: number }> {
+/** The host suite, profiled: the process's wall (and CPU), the profile's busy share and its idle time. */
+async function profiledHost(): Promise<Timed & { busy: number; idleMs: number }> {
   const dir = mkdtempSync(join(WORK, 'prof-host-'));
   const t = await timeProcess([NODE, '--cpu-prof', '--cpu-prof-dir', dir, BIN, 'host', '--out', join(WORK, 'out')]);
   const s = summariseProfile(onlyProfile(dir), ROOT);
   rmSync(dir, { recursive: true, force: true });
-  return { ...t, busy: s.busyMs / s.wallMs };
+  return { ...t, busy: s.busyMs / s.wallMs, idleMs: s.idleMs };
 }
 
 const suite = (provider: string[], ...extra: string[]) => [NODE, BIN, 'stdio', ...extra, '--out', join(WORK, 'out'), '--', ...provider];
@@ -276,7 +276,7 @@ out.push(`  the full provider suite opens ${CONNECTIONS} provider connections; t
 if (!values['profile-only']) {
   const times: Record<string, Array<Timed & Partial<Owned>>> = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   const starts: Record<string, number[]> = Object.fromEntries(Object.keys(STARTS).map((k) => [k, []]));
-  const host: Array<Timed & { busy: number }> = [];
+  const host: Array<Timed & { busy: number; idleMs: number }> = [];
   for (const argv of Object.values(sides)) await timeProcess(argv); // warm the page cache
   for (const argv of Object.values(STARTS)) await wallOf(argv);
   for (let i = 0; i < RUNS; i++) {
@@ -300,7 +300,7 @@ if (!values['profile-only']) {
   for (const k of Object.keys(sides)) out.push(`  ${k.padEnd(18)} wall ${seconds(m(k))}  cpu ${seconds(c(k))}   (min ${seconds(Math.min(...times[k]!.map((t) => t.wallMs)))}, max ${seconds(Math.max(...times[k]!.map((t) => t.wallMs)))})`);
   const hw = median(host.map((t) => t.wallMs));
   const hb = median(host.map((t) => t.busy));
-  out.push(`  host (profiled)    wall ${seconds(hw)}  cpu ${seconds(median(host.map((t) => t.cpuMs)))}   busy ${(100 * hb).toFixed(0)} % of the profile's wall   (min ${seconds(Math.min(...host.map((t) => t.wallMs)))}, max ${seconds(Math.max(...host.map((t) => t.wallMs)))})`);
+  out.push(`  host (profiled)    wall ${seconds(hw)}  cpu ${seconds(median(host.map((t) => t.cpuMs)))}   busy ${(100 * hb).toFixed(0)} % of the profile's wall, idle ${seconds(median(host.map((t) => t.idleMs)))}   (min ${seconds(Math.min(...host.map((t) => t.wallMs)))}, max ${seconds(Math.max(...host.map((t) => t.wallMs)))})`);
   const a = m('full') / m('one');
   const b = m('one') / m('bare');
   const extra = m('full, slow start') - m('full');
@@ -333,7 +333,7 @@ if (!values['profile-only']) {
   out.push(`  (b) one scenario / bare cucumber:    ${b.toFixed(2)}×  (target ≤ 2×: ${verdict(b <= 2)})`);
   out.push(`  (c) slow-start extra, full suite:    ${seconds(extra)}  (target ≤ 2 s: ${verdict(extra <= 2000)}); one scenario: ${seconds(m('one, slow start') - m('one'))}`);
   const hf = m(`host floor (${HOST_CONNECTIONS} in turn)`);
-  out.push(`  host suite in-process:               ${seconds(hw)} (target ≤ 3 s: ${verdict(hw <= 3000)}), busy ${(100 * hb).toFixed(0)} % (target ≥ 80 %: ${verdict(hb >= 0.8)})`);
+  out.push(`  host suite in-process:               ${seconds(hw)} (target ≤ 3 s: ${verdict(hw <= 3000)}), busy ${(100 * hb).toFixed(0)} % (target ≥ 80 %: ${verdict(hb >= 0.8)}), idle ${seconds(median(host.map((t) => t.idleMs)))}`);
   out.push(`    its floor, ${HOST_CONNECTIONS} provider processes started and handshaken in turn and nothing checked: ${seconds(hf)} (${(hf / hw).toFixed(2)}× the host suite)`);
   out.push(`  certify:                             ${seconds(m('certify'))}  (target ≤ 3.5 s: ${verdict(m('certify') <= 3500)})`);
   out.push(`  full provider suite / the public reference's compiled checker: not measured here (no such binary on this machine)`);
