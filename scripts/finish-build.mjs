@@ -263,7 +263,7 @@ function durationSummary() {
  * parameter type names is localeCompare's, and the duration is luxon's text for durations from 0 to days,
  * fractions of a millisecond included.
  */
-function checkLinkedSummaryHelpers() {
+function checkLinkReplacements() {
   const fromCucumber = createRequire(createRequire(join(root, 'package.json')).resolve('@cucumber/cucumber'));
   const expressions = fromCucumber('@cucumber/cucumber-expressions');
   const messages = fromCucumber('@cucumber/messages');
@@ -298,7 +298,7 @@ function checkLinkedSummaryHelpers() {
  *   failed steps name the same files as before;
  * - regexp-match-indices is the native exec of exec-with-indices.js (what native-match-indices.ts does for
  *   the unlinked cucumber);
- * and three of the CPU costs a suite run pays for what it does not use are left out, each with the same result:
+ * and four of the CPU costs a suite run pays for what it does not use are left out, each with the same result:
  * - the scopes behind cucumber's `world` and `context` proxies: every step and hook ran inside an
  *   AsyncLocalStorage, which on node 20 makes every promise of the run pay async hooks. The suites' steps and
  *   hooks use `this` (their World) and never the proxies; in the link the proxies say so when read;
@@ -365,16 +365,16 @@ async function linkCucumber() {
       from: /function getDurationSummary\(durationMsg\) \{\n(?:    [^\n]*\n|\s*\]\);\n)*?    return duration\.toFormat\("m'm'ss\.SSS's'"\);\n\}/g,
       to: durationSummary(),
     },
+    {
+      file: /[\\/]@cucumber[\\/]cucumber[\\/]lib[\\/]paths[\\/]paths\.js$/,
+      from: /const matches = await \(0, glob_1\.glob\)\(unexpandedPath, \{/g,
+      to: [
+        "const literal = /^[^*?[\\]{}()!+@]*$/.test(unexpandedPath) && node_path_1.default.extname(unexpandedPath) !== '' ? node_path_1.default.resolve(cwd, unexpandedPath) : undefined;",
+        "        const matches = literal !== undefined && require('node:fs').statSync(literal, { throwIfNoEntry: false })?.isFile() ? [literal] : await (0, glob_1.glob)(unexpandedPath, {",
+      ].join('\n'),
+    },
   );
-  edits.push({
-    file: /[\\/]@cucumber[\\/]cucumber[\\/]lib[\\/]paths[\\/]paths\.js$/,
-    from: /const matches = await \(0, glob_1\.glob\)\(unexpandedPath, \{/g,
-    to: [
-      "const literal = /^[^*?[\\]{}()!+@]*$/.test(unexpandedPath) && node_path_1.default.extname(unexpandedPath) !== '' ? node_path_1.default.resolve(cwd, unexpandedPath) : undefined;",
-      "        const matches = literal !== undefined && require('node:fs').statSync(literal, { throwIfNoEntry: false })?.isFile() ? [literal] : await (0, glob_1.glob)(unexpandedPath, {",
-    ].join('\n'),
-  });
-  checkLinkedSummaryHelpers();
+  checkLinkReplacements();
   const made = new Map();
   const link = {
     name: 'cucumber-link',
