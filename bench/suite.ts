@@ -59,14 +59,15 @@ const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-suite-'));
 // What both bare scripts below start with: `require` from this package, and cucumber loaded the way the suite
 // commands load it — the linked build where the build made one (src/conformance/run/linked-cucumber.ts),
 // else the installed package — under the V8 flags the suite commands run with, set as the CLI's loader sets
-// them (dist/bundle/cli-lean.json, written by the build: the node modules a provider run uses are loaded
-// first, then the flags are set), so that V8 takes the link's code cache as it does in a suite run.
+// them (dist/bundle/cli-lean.json, written by the build: on the V8 the build ran on, the node modules a
+// provider run uses are loaded first, then the flags are set), so that V8 takes the link's code cache as it
+// does in a suite run.
 const LEAN = join(ROOT, 'dist', 'bundle', 'cli-lean.json');
 const CUCUMBER_PRELUDE = `import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
-if (existsSync(${JSON.stringify(LEAN)})) {
-  const lean = JSON.parse(readFileSync(${JSON.stringify(LEAN)}, 'utf8'));
+const lean = existsSync(${JSON.stringify(LEAN)}) ? JSON.parse(readFileSync(${JSON.stringify(LEAN)}, 'utf8')) : undefined;
+if (lean !== undefined && lean.v8 === process.versions.v8) {
   for (const m of lean.builtins.stdio) require(m);
   require('node:v8').setFlagsFromString(lean.flags);
 }

@@ -83,12 +83,15 @@ const SUITE_COMMANDS = (await import(pathToFileURL(join(root, 'dist', 'src', 'cl
  * A flag set at run time also changes what node's own modules are compiled under, and V8 then rejects the
  * code cache node ships them with: each would compile from source (measured: about three times as long).
  * So before it sets the flag, the loader requires the node modules the command's run uses (recorded by the
- * build's warm-up runs, builtinsOf below), which then keep node's cache.
+ * build's warm-up runs, builtinsOf below), which then keep node's cache. The flag is set only on the V8 the
+ * build ran on, the one its caches are for and the one the choice was measured on.
  */
 const LEAN_FLAGS = '--no-opt';
 function leanCompiling(builtins = {}) {
   return `const command = process.argv[2];
-const lean = ${JSON.stringify(SUITE_COMMANDS)}.includes(command);
+// only on the V8 this build measured and warmed up on (any other rejects the code caches too): another V8 may
+// name its flags otherwise, and would print an error for a flag it does not know
+const lean = ${JSON.stringify(SUITE_COMMANDS)}.includes(command) && process.versions.v8 === ${JSON.stringify(process.versions.v8)};
 if (lean) {
   // the node modules this command's run uses, loaded while node's code cache for them still fits
   for (const m of ${JSON.stringify(builtins)}[command] ?? []) require(m);
@@ -633,7 +636,7 @@ function warmUp() {
     const builtins = builtinsOf(used);
     writeFileSync(join(bundleDir, 'cli.cjs'), loader('cli', BUNDLES.cli, builtins));
     // what the loader does for a suite command, as data: bench/suite.ts's floors load cucumber the same way
-    writeFileSync(join(bundleDir, 'cli-lean.json'), `${JSON.stringify({ commands: SUITE_COMMANDS, flags: LEAN_FLAGS, builtins })}\n`);
+    writeFileSync(join(bundleDir, 'cli-lean.json'), `${JSON.stringify({ commands: SUITE_COMMANDS, v8: process.versions.v8, flags: LEAN_FLAGS, builtins })}\n`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -106,7 +106,7 @@ Module._load = function (request, ...rest) {
   }
 });
 
-test('bundles: each run of the CLI is given a code cache its V8 takes (the suite commands run without the optimizing compiler, the others, --version too, with it)', (t) => {
+test('bundles: each run of the CLI is given a code cache its V8 takes (the suite commands run without the optimizing compiler, the others, --version too, with it; on another V8 no flag is set)', (t) => {
   if (!existsSync(CLI) || !existsSync(SUITE)) return t.skip('dist/ not built: run `npm run build`');
   const dir = mkdtempSync(join(tmpdir(), 'cgp-code-caches-'));
   try {
@@ -149,6 +149,19 @@ vm.Script = class extends Script {
       assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), expected, `cgp-conformance ${args[0]}`);
     }
     assert.match(readFileSync(CLI, 'utf8'), /setFlagsFromString\("--no-opt"\)/);
+    // on another V8 (here: this one, named otherwise) the loader sets no flag: the CLI takes the cache written
+    // under V8's defaults, and the suite's and cucumber's caches, written under the suite commands' flags, do not fit
+    const otherV8 = join(dir, 'other-v8.cjs');
+    writeFileSync(otherV8, "Object.defineProperty(process, 'versions', { value: { ...process.versions, v8: process.versions.v8 + '-other' } });\n");
+    const log = join(dir, 'other-v8.log');
+    const r = spawnSync(process.execPath, ['--require', otherV8, '--require', preload, CLI, ...runs[2]![0]], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', CACHES_LOG: log } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /unrecognized flag/);
+    assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), [
+      taken('cli.code.cjs', 'cli.optimizing.code-cache'),
+      `suite.code.cjs ${cache('suite.code-cache').length} rejected`,
+      `cucumber.code.cjs ${cache('cucumber.code-cache').length} rejected`,
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
