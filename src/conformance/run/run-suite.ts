@@ -329,6 +329,10 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const paths = outputPaths(opts);
   // loaded here: a provider run never loads the host suite's code
   const fromEnv = (await import('../host/runtime.js')).hostParametersFromEnv();
+  // How scripted providers start is decided by a probe (docs/interpretations.md §86): run while cucumber
+  // loads, not when the first scenario connects one. A failed probe is reported where a scenario first needs
+  // a scripted provider, as before.
+  void import('../host/scripted-relay.js').then((relay) => relay.scriptedProviderMode()).catch(() => {});
   const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
   const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);
   const misbehave = opts.misbehave ?? fromEnv.misbehave;
