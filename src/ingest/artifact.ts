@@ -32,6 +32,8 @@ export const KIND_FACTS: Record<Exclude<BlockKind, 'path'>, { frameKind: FrameKi
   code: { frameKind: 'snippet', label: 'code', score: 0.75 },
   diff: { frameKind: 'snippet', label: 'diff', score: 0.75 },
   table: { frameKind: 'fact', label: 'table', score: 0.7 },
+  json: { frameKind: 'fact', label: 'JSON document', score: 0.7 },
+  records: { frameKind: 'episode', label: 'repeated records', score: 0.75 },
   prose: { frameKind: 'doc', label: 'note', score: 0.5 },
   binary: { frameKind: 'doc', label: 'binary data', score: 0.2 },
 };

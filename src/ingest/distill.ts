@@ -11,6 +11,8 @@ import { ALERT_SCAN_ANY, ALERT_SCAN_CAPS, FIRST_LEVEL, isFrameLine, isHeaderLine
 import { bytesToText, clipLine, type LineIndex } from './lines.js';
 import { describeColumn, inferColumns, parseTable } from './table.js';
 import { digestLog } from './logdigest.js';
+import { analyse, type Item } from './salience.js';
+import { budgetTokens } from '../protocol/token-cost.js';
 
 /** Log blocks up to this many lines (any size in bytes) get the template-mining distiller (§68); longer ones the streaming digest. */
 export const STRUCTURED_MAX_LINES = 50_000;
@@ -261,11 +263,19 @@ export function distillStack(text: string, firstLineNo = 1): Distilled {
 // ── tables ────────────────────────────────────────────────────────────────────────────────────
 
 const SAMPLE_ROWS = 3;
+/** Tokens a distillate may spend when the caller gives no budget (ingest.ts shares one budget per paste). */
+export const DEFAULT_BUDGET = 600;
 
-export function distillTable(text: string, delimiter: TableDelimiter, firstLineNo = 1): Distilled {
+/**
+ * A table (docs/ingest.md §120–§121): its shape and typed columns; a summary per column (values with
+ * counts, or range and median); then the rows that differ (salience.ts) or the question names, each
+ * quoted verbatim with its line number under the header line (a kept row keeps its header); with no such
+ * row, the first 3 rows as a sample. Every row left out is named by its lines.
+ */
+export function distillTable(text: string, delimiter: TableDelimiter, firstLineNo = 1, terms: readonly string[] = [], budget = DEFAULT_BUDGET, sameHeaderAt?: number): Distilled {
   const table = parseTable(text, delimiter);
   const columns = inferColumns(table);
-  const out = [`[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}]`, `columns: ${columns.map(describeColumn).join(' · ')}`];
+  const out = [`[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}${table.spans ? '; fixed-width columns read from the data' : ''}]`, sameHeaderAt !== undefined ? `columns: as in the table at line ${sameHeaderAt} (the same header)` : `columns: ${columns.map((c) => (columns.length > 8 ? describeColumn({ ...c, range: undefined }) : describeColumn(c))).join(' · ')}`];
   const all = text.split(/\r\n|\n|\r/);
   const at: number[] = [];
   all.forEach((l, i) => {
@@ -273,16 +283,61 @@ export function distillTable(text: string, delimiter: TableDelimiter, firstLineN
   });
   const source = at.map((i) => all[i]!);
   const sameShape = source.length === table.rows.length + 1;
-  const show = (cells: string[], at: number) => clipLine(sameShape ? source[at]! : cells.join(' | '), MAX_QUOTED_LINE);
-  out.push(show(table.header, 0));
-  const n = Math.min(SAMPLE_ROWS, table.rows.length);
-  for (let r = 0; r < n; r++) out.push(show(table.rows[r]!, r + 1));
-  if (table.rows.length > n) {
-    const last = firstLineNo + all.length - 1 - (all.at(-1) === '' ? 1 : 0);
-    const from = sameShape ? firstLineNo + at[n + 1]! : undefined;
-    out.push(`… (${plural(table.rows.length - n, 'more row')}: ${from !== undefined ? lineSpan(from, last) : `through line ${last}`})`);
+  const show = (cells: string[], k: number) => clipLine(sameShape ? source[k]! : cells.join(' | '), MAX_QUOTED_LINE);
+  const names = columns.map((c) => c.name);
+  const items: Item[] = table.rows.map((r, i) => ({ fields: r.map((v, c) => [names[c] ?? `column ${c + 1}`, v] as const), text: sameShape ? source[i + 1]! : r.join(' ') }));
+  // a first column whose values are (nearly) all distinct names the row (NAME, endpoint): compared, not summarised
+  const firstValues = new Set(table.rows.map((r) => r[0] ?? ''));
+  const nameColumn = names[0] !== undefined && firstValues.size * 10 >= table.rows.length * 9;
+  const { marked, summaries } = analyse(items, terms, { numericSummaries: false, ...(nameColumn ? { nameField: names[0] } : {}) });
+  const lead = `${out.join('\n')}\n${summaries.join('\n')}\n${show(table.header, 0)}`;
+  let left = budget - budgetTokens(lead);
+  const order = marked.map((m, i) => ({ i, score: m.score })).filter((x) => x.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+  const keep = new Set<number>();
+  for (const { i } of order) {
+    const cost = budgetTokens(show(table.rows[i]!, i + 1)) + 1;
+    if (cost > left && keep.size > 0) break;
+    keep.add(i);
+    left -= cost;
   }
-  return { text: out.join('\n'), method: 'tabular-sample' };
+  const sample = keep.size === 0;
+  if (sample) for (let r = 0; r < Math.min(SAMPLE_ROWS, table.rows.length); r++) keep.add(r);
+  out.push(...summaries);
+  if (!sample) {
+    const tags: string[] = [];
+    for (const i of keep) for (const t of marked[i]!.tags) if (!tags.includes(t)) tags.push(t);
+    out.push(`kept ${keep.size} of ${plural(table.rows.length, 'row')}, which differ in or carry: ${tags.slice(0, 8).join(', ')}${tags.length > 8 ? ', …' : ''}`);
+  }
+  const lineNo = (k: number) => (sameShape ? firstLineNo + at[k]! : undefined);
+  out.push(sample ? show(table.header, 0) : `${lineNo(0) !== undefined ? `L${lineNo(0)} ` : ''}${show(table.header, 0)}`);
+  const kept = [...keep].sort((a, b) => a - b);
+  for (const r of kept) {
+    const no = lineNo(r + 1);
+    out.push(sample ? show(table.rows[r]!, r + 1) : `${no !== undefined ? `L${no} ` : ''}${show(table.rows[r]!, r + 1)}`);
+  }
+  const left_out = table.rows.length - kept.length;
+  if (left_out > 0) {
+    const last = firstLineNo + all.length - 1 - (all.at(-1) === '' ? 1 : 0);
+    if (sameShape) {
+      const nos: number[] = [];
+      for (let r = 0; r < table.rows.length; r++) if (!keep.has(r)) nos.push(firstLineNo + at[r + 1]!);
+      out.push(`… (${plural(left_out, 'more row')}: ${lineList(nos)})`);
+    } else out.push(`… (${plural(left_out, 'more row')}: through line ${last})`);
+  }
+  return { text: out.join('\n'), method: sample ? 'tabular-sample' : 'tabular-salient' };
+}
+
+/** `lines 5–34` / `line 7` / `lines 2–43, 45–71` — line numbers, as ranges. */
+export function lineList(nos: readonly number[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < nos.length) {
+    let j = i;
+    while (j + 1 < nos.length && nos[j + 1] === nos[j]! + 1) j++;
+    parts.push(i === j ? `${nos[i]}` : `${nos[i]}–${nos[j]}`);
+    i = j + 1;
+  }
+  return `${nos.length === 1 ? 'line' : 'lines'} ${parts.join(', ')}`;
 }
 
 // ── code and long text ────────────────────────────────────────────────────────────────────────

@@ -14,7 +14,9 @@ import { isUtf8 } from 'node:buffer';
 import type { ContextFrame, ContextQuery } from '../../generated/types/index.js';
 import { blocksOf, type Block } from './classify.js';
 import { distillBinary, distillCode, distillDiff, distillLog, distillProse, distillStackBlock, distillStructuredLog, distillTable, STRUCTURED_MAX_LINES } from './distill.js';
-import { intentTerms } from './intent.js';
+import { intentHits, intentTerms } from './intent.js';
+import { distillJson } from './jsondoc.js';
+import { distillRecords } from './records.js';
 import { buildArtifact, renderArtifact, type Artifact, INGEST_PROVIDER_NAME } from './artifact.js';
 import { bytesToText, indexLines, type LineIndex } from './lines.js';
 import { anchorFor } from './paths.js';
@@ -46,7 +48,7 @@ export interface ReportEntry {
   attachment: string;
   /** Lines of the attachment the entry covers (`L3-17`); absent for attachment notes. */
   lines?: string;
-  kind: 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary' | 'attachment';
+  kind: 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary' | 'json' | 'records' | 'attachment';
   summary: string;
   became: Became;
   notes?: string[];
@@ -62,6 +64,12 @@ export interface IngestResult {
 }
 
 export class IngestInputError extends Error {}
+
+/** The paste's budget: a share of its tokens, within bounds; each block gets its weighted part, at least BLOCK_BUDGET_MIN. */
+export const PASTE_BUDGET_SHARE = 0.2;
+export const PASTE_BUDGET_MIN = 400;
+export const PASTE_BUDGET_MAX = 2400;
+export const BLOCK_BUDGET_MIN = 160;
 
 function toBytes(content: string | Uint8Array): Uint8Array {
   return typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
@@ -140,9 +148,31 @@ export function ingest(input: IngestInput): IngestResult {
   const anchors: string[] = [];
   const artifacts = new Map<string, Artifact>();
   const hashOf = new Map<ReportEntry, string>();
-  input.attachments.forEach((att, index) => {
-    const name = attachmentName(att, index);
+  // One budget for the whole paste (docs/ingest.md §123): every block is segmented first, then each
+  // distiller is given its share — by its size, doubled or more where the question's terms point.
+  const prepared = input.attachments.map((att, index) => {
     const bytes = bufferOf(toBytes(typeof att === 'string' || att instanceof Uint8Array ? att : att.content));
+    const s = bytes.length > 0 ? bytes.toString('latin1') : '';
+    const ix = indexLines(s);
+    return { name: attachmentName(att, index), bytes, s, ix, blocks: bytes.length > 0 ? blocksOf(ix) : [] };
+  });
+  const weightOf = new Map<Block, number>();
+  let pasteTokens = 0;
+  let totalWeight = 0;
+  for (const p of prepared) {
+    for (const b of p.blocks) {
+      if (b.kind === 'path') continue;
+      const bytesIn = p.ix.end[b.last]! - p.ix.start[b.first]!;
+      pasteTokens += Math.ceil(bytesIn / 4);
+      const hits = bytesIn <= 4 * 1024 * 1024 && terms.length > 0 ? intentHits(p.s.slice(p.ix.start[b.first]!, p.ix.end[b.last]!), terms) : 0;
+      const w = Math.ceil(bytesIn / 4) * (1 + Math.min(3, hits));
+      weightOf.set(b, w);
+      totalWeight += w;
+    }
+  }
+  const pasteBudget = Math.min(PASTE_BUDGET_MAX, Math.max(PASTE_BUDGET_MIN, Math.ceil(pasteTokens * PASTE_BUDGET_SHARE)));
+  const budgetOf = (b: Block) => Math.max(BLOCK_BUDGET_MIN, Math.floor((pasteBudget * (weightOf.get(b) ?? 0)) / Math.max(1, totalWeight)));
+  prepared.forEach(({ name, bytes, s, ix, blocks }) => {
     const note = (summary: string) => report.push({ attachment: name, kind: 'attachment', summary, became: { outcome: 'note' } });
     if (bytes.length === 0) {
       note('empty attachment: nothing to ingest');
@@ -155,8 +185,6 @@ export function ingest(input: IngestInput): IngestResult {
         `${bad.count} invalid UTF-8 sequence(s), the first at byte ${bad.first}: the served text shows U+FFFD there (content_fidelity "normalized"); canonical_content_hash and the store keep the exact bytes`,
       );
     }
-    const s = bytes.toString('latin1');
-    const ix = indexLines(s);
     const endings = [ix.crlf ? `${ix.crlf} CRLF` : '', ix.lf ? `${ix.lf} LF` : '', ix.cr ? `${ix.cr} lone CR` : ''].filter((e) => e !== '');
     if (ix.crlf > 0 || ix.cr > 0) {
       note(`line endings: ${endings.join(', ')}${endings.length > 1 ? ' (mixed)' : ''}; lines are split on all of them and [full] keeps every byte as pasted`);
@@ -167,7 +195,9 @@ export function ingest(input: IngestInput): IngestResult {
     if (ix.longest > 64 * 1024) note(`a ${ix.longest}-byte line: compact renderings quote at most 400 bytes of a line and say how many they left out`);
     if (s.startsWith('\u00ef\u00bb\u00bf')) note('starts with a UTF-8 byte order mark (kept in [full])');
     const zoneless = { seen: false };
-    for (const block of blocksOf(ix)) {
+    // a table printed again (the same header line) refers to the first one's columns (repeated reports)
+    const tableHeaders = new Map<string, number>();
+    for (const block of blocks) {
       const from = ix.start[block.first]!;
       const to = ix.end[block.last]!;
       const slice = bytes.subarray(from, to);
@@ -207,10 +237,18 @@ export function ingest(input: IngestInput): IngestResult {
             return distillDiff(textOf(), block.first + 1);
           case 'stack':
             return distillStackBlock(textOf(), block.first + 1, terms);
-          case 'table':
-            return distillTable(textOf(), block.delimiter!, block.first + 1);
+          case 'table': {
+            const header = s.slice(ix.start[block.first]!, ix.end[block.first]!);
+            const seen = tableHeaders.get(header);
+            if (seen === undefined) tableHeaders.set(header, block.first + 1);
+            return distillTable(textOf(), block.delimiter!, block.first + 1, terms, budgetOf(block), seen);
+          }
           case 'code':
             return distillCode(textOf(), block.first + 1);
+          case 'records':
+            return distillRecords(textOf(), block.first + 1, terms, budgetOf(block));
+          case 'json':
+            return distillJson(textOf(), block.first + 1, terms, budgetOf(block));
           case 'binary':
             return distillBinary(slice);
           default:

@@ -71,8 +71,9 @@ export function splitCsvRecords(text: string): CsvCell[][] {
 export interface ParsedTable {
   header: string[];
   rows: string[][];
-  /** Source lines the sample shows verbatim: header line then data lines (not for multi-line CSV cells). */
   columns: number;
+  /** Fixed-width columns were inferred from the data (aligned tables). */
+  spans?: boolean;
 }
 
 /** Cells of a whitespace-aligned row: split on runs of two or more spaces (or tabs). */
@@ -81,6 +82,55 @@ export function alignedCells(line: string): string[] {
     .split(/ {2,}|\t+/)
     .map((c) => asciiTrim(c))
     .filter((c) => c !== '');
+}
+
+/**
+ * Fixed-width columns inferred from the data, not the header alone (docs/ingest.md §121): a column
+ * boundary is a run of character positions that is a space on every line (a line shorter than the
+ * position counts as space there); a span whose header is blank belongs to the column on its left (a
+ * value with spaces, `Up 3 hours`, never splits a column), and a header with a single space (`Used
+ * Avail`) splits where the data does. Undefined when fewer than 2 columns come out, or when the lines
+ * carry non-ASCII bytes before their last boundary (columns are counted in characters).
+ */
+export function fixedWidthSpans(lines: readonly string[]): Array<[number, number]> | undefined {
+  const rows = lines.filter((l) => asciiTrim(l) !== '');
+  if (rows.length < 2) return undefined;
+  const width = Math.max(...rows.map((l) => l.length));
+  const space = new Uint8Array(width).fill(1);
+  for (const l of rows) {
+    for (let p = 0; p < l.length; p++) {
+      const c = l.charCodeAt(p);
+      if (c !== 32) space[p] = 0;
+    }
+  }
+  const spans: Array<[number, number]> = [];
+  let p = 0;
+  while (p < width) {
+    while (p < width && space[p]) p++;
+    if (p >= width) break;
+    const a = p;
+    while (p < width && !space[p]) p++;
+    spans.push([a, p]);
+  }
+  // the last column runs to the end of every line
+  if (spans.length > 0) spans[spans.length - 1]![1] = Number.MAX_SAFE_INTEGER;
+  const header = rows[0]!;
+  const merged: Array<[number, number]> = [];
+  for (const sp of spans) {
+    const head = asciiTrim(header.slice(sp[0], Math.min(sp[1], header.length)));
+    const prev = merged[merged.length - 1];
+    // a blank header: part of the value on its left; a blank column one space after its left
+    // neighbour's header word: the second word of a two-word header (`NOMINATED NODE`)
+    const dataBlank = rows.slice(1).every((l) => asciiTrim(l.slice(sp[0], Math.min(sp[1], l.length))) === '');
+    if (prev && (head === '' || (dataBlank && sp[0] - prev[1] === 1 && header.charCodeAt(prev[1]) === 32))) prev[1] = sp[1];
+    else merged.push([sp[0], sp[1]]);
+  }
+  if (merged.length < 2) return undefined;
+  return merged;
+}
+
+function spanCells(line: string, spans: ReadonlyArray<[number, number]>): string[] {
+  return spans.map(([a, b]) => asciiTrim(line.slice(a, b)));
 }
 
 function pipeCells(line: string): string[] {
@@ -100,7 +150,17 @@ export function parseTable(text: string, delimiter: TableDelimiter): ParsedTable
     const lines = text.split(/\r\n|\n|\r/).filter((l) => asciiTrim(l) !== '');
     if (delimiter === 'pipe') records = lines.map(pipeCells).filter((r) => !r.every((c) => SEPARATOR_CELL.test(c)));
     else if (delimiter === 'tab') records = lines.map((l) => l.split('\t').map((c) => asciiTrim(c)));
-    else records = lines.map(alignedCells);
+    else {
+      // fixed-width columns from the data when every line is plain ASCII (character = byte = column)
+      const ascii = lines.every((l) => !/[^\x20-\x7e\t]/.test(l));
+      const sp = ascii && !lines.some((l) => l.includes('\t')) ? fixedWidthSpans(lines) : undefined;
+      if (sp) {
+        const recs = lines.map((l) => spanCells(l, sp)).filter((r) => !(r.every((c) => c === '')));
+        const header = recs[0] ?? [];
+        return { header, rows: recs.slice(1), columns: sp.length, spans: true };
+      }
+      records = lines.map(alignedCells);
+    }
   }
   records = records.filter((r) => !(r.length === 1 && r[0] === ''));
   const header = records[0] ?? [];

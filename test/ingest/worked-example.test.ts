@@ -70,7 +70,9 @@ describe('ingest: the worked example', () => {
     assert.match(log, /\nelided \(in \[full\]\): lines 2–29, 31–58, 60–61, 63–87, 89–115$/);
     const table = byKind('table').inline;
     assert.match(table, /^\[33 rows × 5 columns\]\ncolumns: endpoint text · calls int 3\.\.1841 · p99_ms int 7\.\.1204 · error_rate percent 0\.0%\.\.44\.6% · cost currency\? /);
-    assert.match(table, /\n… \(30 more rows: lines 5–34\)$/);
+    // the rows that differ are kept under their header (§120): the outlier calls and the failing endpoint
+    assert.match(table, /\nkept 2 of 33 rows, which differ in or carry: p99_ms, error_rate, calls\nL1 endpoint,calls,p99_ms,error_rate,cost\nL2 \/v1\/query,1841,210,0\.2%,\$18\.41\nL3 \/v1\/resolve,92,1204,44\.6%,\$0\.92\n/);
+    assert.match(table, /\n… \(31 more rows: lines 4–34\)$/);
     const trace = byKind('stack').inline;
     assert.match(trace, /^java\.lang\.IllegalStateException: connection pool exhausted after 3 attempts\n\tat com\.acme\.pool\.Pool\.borrow\(Pool\.java:118\)/);
     assert.match(trace, /\n… \(8 more frames: lines 7–14\)$/);

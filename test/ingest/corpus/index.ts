@@ -19,6 +19,10 @@ export interface Paste {
   kind: string;
   intent: string;
   facts: string[];
+  /** Texts the served frames must NOT contain (a misreading, e.g. a time range made of MAC bytes). */
+  absent?: string[];
+  /** Part of the wider corpus (issue round three): written by ./make-wider.ts. */
+  wider?: boolean;
 }
 
 export const CORPUS: Paste[] = [
@@ -154,6 +158,134 @@ export const CORPUS: Paste[] = [
     intent: 'why does the build fail',
     facts: ['CartService.java:[142,27] cannot find symbol', 'symbol:   method applyVoucher(com.acme.shop.cart.Voucher)', 'BUILD FAILURE'],
   },
+  // ── the wider corpus (./make-wider.ts): structured output that is not a log ──
+  {
+    file: 'metrics.prom',
+    kind: 'Prometheus exposition',
+    intent: 'why is the disk space alert firing',
+    facts: ['node_filesystem_avail_bytes{device="/dev/nvme1n1",fstype="xfs",mountpoint="/var/lib/postgresql"} 3.7748736e+07', 'node_filesystem_avail_bytes', 'node_cpu_seconds_total'],
+    wider: true,
+  },
+  {
+    file: 'terraform-plan.txt',
+    kind: 'terraform plan',
+    intent: 'will this plan destroy anything',
+    facts: ['# aws_db_instance.orders must be replaced', '-/+ resource "aws_db_instance" "orders" {', 'storage_encrypted       = false -> true # forces replacement', 'Plan: 1 to add, 19 to change, 1 to destroy.'],
+    wider: true,
+  },
+  {
+    file: 'k6-summary.txt',
+    kind: 'k6 load-test summary',
+    intent: 'which endpoint is slow under load',
+    facts: ['{ name:checkout }', 'p(95)=8.41s', '✗ checkout status is 200', 'http_req_failed................: 1.28%'],
+    wider: true,
+  },
+  {
+    file: 'users.json',
+    kind: 'JSON array of objects (pretty-printed)',
+    intent: 'which account is locked out',
+    facts: ['"status": "locked"', '"id": 10438', '"failed_logins": 31', '$[38]'],
+    wider: true,
+  },
+  {
+    file: 'ec2-instances.json',
+    kind: 'nested JSON records (describe-instances)',
+    intent: 'which instance is not running',
+    facts: ['"Name": "stopped"', '"InstanceId": "i-04774441f2712e68a"', 'Server.InsufficientInstanceCapacity', '$.Reservations[8].Instances[0]'],
+    wider: true,
+  },
+  {
+    file: 'df-h.txt',
+    kind: 'df -h (fixed-width table)',
+    intent: 'which disk is full',
+    facts: ['Filesystem      Size  Used Avail Use% Mounted on', '/dev/nvme1n1    492G  492G    0G 100% /var/lib/postgresql', 'Use%'],
+    wider: true,
+  },
+  {
+    file: 'iostat-x.txt',
+    kind: 'iostat -x (repeated samples)',
+    intent: 'which device is saturated',
+    facts: ['Device            r/s     rkB/s', 'nvme1n1          0.00', '771.60 100.00', '187.31'],
+    wider: true,
+  },
+  {
+    file: 'ansible-run.txt',
+    kind: 'ansible run + PLAY RECAP',
+    intent: 'which host failed and why',
+    facts: ['fatal: [web-23.prod]: FAILED!', 'unknown directive \\"proxy_buffering_off\\"', 'web-23.prod               : ok=3    changed=2    unreachable=0    failed=1'],
+    wider: true,
+  },
+  {
+    file: 'kubectl-pods-wide.txt',
+    kind: 'kubectl get pods -o wide',
+    intent: 'which pod is unhealthy',
+    facts: ['NAME                                   READY   STATUS', 'payments-gbhekcadm-vzndd               0/1     CrashLoopBackOff   47 (2m13s ago)', 'Running ×69'],
+    wider: true,
+  },
+  {
+    file: 'mysql-slow.log',
+    kind: 'MySQL slow query log',
+    intent: 'which query is the slowest',
+    facts: ['# Time: 2026-12-01T09:15:53.211220Z', '# User@Host: report[report] @  [10.20.6.180]', '# Query_time: 41.837214  Lock_time: 0.000471 Rows_sent: 12  Rows_examined: 48213996', 'SELECT c.country, SUM(o.total) FROM orders o'],
+    wider: true,
+  },
+  {
+    file: 'git-log-stat.txt',
+    kind: 'git log --stat',
+    intent: 'which commit changed src/billing/tax.ts',
+    facts: ['commit 9c41e7a0b2d3f4e5a6b7c8d9e0f1a2b3c4d5e6f7\nAuthor: Kofi Mensah <kofi@acme.dev>', 'src/billing/tax.ts', 'billing: round VAT half-up per line, not per invoice', '45 records'],
+    wider: true,
+  },
+  {
+    file: 'docker-ps.txt',
+    kind: 'docker ps -a',
+    intent: 'which container died',
+    facts: ['CONTAINER ID   IMAGE', 'Exited (137) 4 minutes ago', 'shop-worker-3', '3ad924aaa182'],
+    wider: true,
+  },
+  {
+    file: 'npm-audit.txt',
+    kind: 'npm audit',
+    intent: 'is there a critical vulnerability',
+    facts: ['Severity: critical', 'path-to-regexp  <6.18.7', 'node_modules/express/node_modules/path-to-regexp', '12 vulnerabilities (2 low, 6 moderate, 3 high, 1 critical)'],
+    wider: true,
+  },
+  {
+    file: 'systemctl-status.txt',
+    kind: 'systemctl status',
+    intent: 'why did nginx fail to start',
+    facts: ['Active: failed (Result: exit-code)', 'bind() to 0.0.0.0:443 failed (98: Address already in use)', "Failed with result 'exit-code'"],
+    wider: true,
+  },
+  {
+    file: 'top.txt',
+    kind: 'top (batch)',
+    intent: 'what is eating the cpu',
+    facts: ['load average: 7.91, 6.40, 4.02', '    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND', '398.0', 'imgresize'],
+    wider: true,
+  },
+  {
+    file: 'ss-tanp.txt',
+    kind: 'ss -tanp',
+    intent: 'why are connections piling up',
+    facts: ['CLOSE-WAIT ×22', '10.20.4.17:8443', 'State      Recv-Q Send-Q'],
+    wider: true,
+  },
+  {
+    file: 'ip-neigh.txt',
+    kind: 'ip neigh (MAC addresses)',
+    intent: 'which neighbour is unreachable',
+    facts: ['10.20.0.77 dev eth0 FAILED', 'REACHABLE', 'STALE'],
+    absent: ['08:90:08–41:02:08', '08:90:08–'],
+    wider: true,
+  },
+  {
+    file: 'payments.csv',
+    kind: 'CSV export (payments)',
+    intent: 'anything unusual in these payments',
+    facts: ['payment_id,created_at,customer,method,amount,currency,status', 'pay_55d4d4955f,2026-11-06T13:23:33Z,cus_57c32c7c,card,-18450.00,EUR,refunded', '[150 rows × 7 columns]'],
+    wider: true,
+  },
 ];
 
 export function pasteBytes(p: Paste): Buffer {
@@ -168,6 +300,8 @@ export interface Evaluation {
   servedTokens: number;
   kept: string[];
   missing: string[];
+  /** `absent` texts the served frames do contain (a misreading). */
+  misread: string[];
   /** The served frames' content, joined (what a reader of the prompt sees). */
   served: string;
 }
@@ -187,6 +321,7 @@ export async function evaluate(p: Paste): Promise<Evaluation> {
     servedTokens: r.frames.reduce((n, f) => n + f.token_cost, 0),
     kept: p.facts.filter((f) => served.includes(f)),
     missing: p.facts.filter((f) => !served.includes(f)),
+    misread: (p.absent ?? []).filter((a) => served.includes(a)),
     served,
   };
 }

@@ -21,8 +21,8 @@ const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
 const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[int(0, 15)]).join('');
 const two = (n: number) => String(n).padStart(2, '0');
 const clock = (sec: number) => `${two(Math.floor(sec / 3600) % 24)}:${two(Math.floor(sec / 60) % 60)}:${two(sec % 60)}`;
-const padR = (s: string, n: number) => (s.length >= n ? `${s} ` : s + ' '.repeat(n - s.length));
-const padL = (s: string, n: number) => (s.length >= n ? ` ${s}` : ' '.repeat(n - s.length) + s);
+const padR = (s: string, n: number) => (s.length > n ? `${s} ` : s + ' '.repeat(n - s.length));
+const padL = (s: string, n: number) => (s.length > n ? ` ${s}` : ' '.repeat(n - s.length) + s);
 const files: Record<string, string> = {};
 const put = (name: string, lines: string[]) => {
   files[name] = `${lines.join('\n')}\n`;
@@ -196,8 +196,8 @@ const put = (name: string, lines: string[]) => {
   out.push('udev             32G     0   32G   0% /dev', 'tmpfs           6.3G  2.9M  6.3G   1% /run');
   row('/dev/nvme0n1p1', 194, 61, '/');
   out.push('tmpfs            32G     0   32G   0% /dev/shm', 'tmpfs           5.0M     0  5.0M   0% /run/lock');
-  row('/dev/nvme0n1p15', 1, 0, '/boot/efi');
-  for (let i = 0; i < 18; i++) out.push(`overlay         194G   61G  134G  ${padL(`${32}%`, 3)} /var/lib/docker/overlay2/${hex(64)}/merged`);
+  row('/dev/nvme0n1p2', 1, 0, '/boot/efi');
+  for (let i = 0; i < 18; i++) out.push(`overlay         194G   61G  134G  32% /var/lib/docker/overlay2/${hex(64)}/merged`);
   row('/dev/nvme1n1', 492, 492, '/var/lib/postgresql');
   for (let i = 0; i < 14; i++) out.push(`shm              64M     0   64M   0% /var/lib/docker/containers/${hex(64)}/mounts/shm`);
   row('/dev/nvme2n1', 984, 311, '/srv/backups');
@@ -211,11 +211,19 @@ const put = (name: string, lines: string[]) => {
   const devs = ['loop0', 'loop1', 'loop2', 'nvme0n1', 'nvme1n1', 'nvme2n1', 'nvme3n1', 'sda', 'sdb', 'dm-0'];
   for (let s = 0; s < 3; s++) {
     out.push(`avg-cpu:  %user   %nice %system %iowait  %steal   %idle`, `          ${padL((int(50, 140) / 10).toFixed(2), 6)}    0.00 ${padL((int(20, 60) / 10).toFixed(2), 7)} ${padL((int(300, 420) / 10).toFixed(2), 7)}    0.00 ${padL((int(400, 500) / 10).toFixed(2), 7)}`, '');
-    out.push('Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm w_await wareq-sz  aqu-sz  %util');
+    const head = 'Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm w_await wareq-sz  aqu-sz  %util';
+    const ends = [...head.matchAll(/\S+/g)].slice(1).map((m) => m.index! + m[0].length);
+    out.push(head);
     for (const d of devs) {
       const hot = d === 'nvme1n1';
       const f = (lo: number, hi: number, w: number) => padL((int(lo * 100, hi * 100) / 100).toFixed(2), w);
-      out.push(`${padR(d, 12)}${f(0, hot ? 0 : 40, 8)} ${f(0, 900, 9)} ${f(0, 2, 8)} ${f(0, 9, 6)} ${f(0, 2, 7)} ${f(4, 40, 8)} ${hot ? padL('4120.00', 7) : f(0, 90, 7)} ${hot ? padL('98312.00', 9) : f(0, 2000, 9)} ${f(0, 20, 8)} ${f(0, 40, 6)} ${hot ? padL('187.31', 7) : f(0, 3, 7)} ${f(4, 40, 8)} ${hot ? padL('771.60', 7) : f(0, 1, 7)} ${hot ? padL('100.00', 6) : f(0, 9, 6)}`);
+      const cells = [f(0, hot ? 0 : 40, 8), f(0, 900, 9), f(0, 2, 8), f(0, 9, 6), f(0, 2, 7), f(4, 40, 8), hot ? '4120.00' : f(0, 90, 7), hot ? '98312.00' : f(0, 2000, 9), f(0, 20, 8), f(0, 40, 6), hot ? '187.31' : f(0, 3, 7), f(4, 40, 8), hot ? '771.60' : f(0, 1, 7), hot ? '100.00' : f(0, 9, 6)];
+      // right-aligned under the header's column names, as iostat prints them
+      let row = d;
+      cells.forEach((c, k) => {
+        row += c.trim().padStart(ends[k]! - row.length);
+      });
+      out.push(row);
     }
     out.push('');
   }
@@ -385,7 +393,7 @@ const put = (name: string, lines: string[]) => {
     const hog = i === 29;
     const cmd = hog ? 'imgresize' : pick(cmds);
     const cpu = hog ? '398.0' : (int(0, 40) / 10).toFixed(1);
-    rows.push(`${padL(String(hog ? 884213 : int(300, 900000)), 7)} ${padR(hog ? 'worker' : pick(['postgres', 'root', 'www-data', 'app']), 9)} ${padL('20', 3)} ${padL('0', 3)} ${padL(`${int(10, 9000)}${pick(['m', ''])}`, 7)} ${padL(`${int(2, 900)}${pick(['m', ''])}`, 6)} ${padL(String(int(1, 90000)), 6)} ${hog ? 'R' : 'S'} ${padL(cpu, 5)} ${padL((int(0, 60) / 10).toFixed(1), 5)} ${padL(`${int(0, 900)}:${two(int(0, 59))}.${two(int(0, 99))}`, 9)} ${cmd}`);
+    rows.push(`${String(hog ? 884213 : int(300, 900000)).padStart(7)} ${(hog ? 'worker' : pick(['postgres', 'root', 'www-data', 'app'])).padEnd(9)} 20   0 ${`${int(10, 9000)}${pick(['m', ''])}`.padStart(7)} ${`${int(2, 900)}${pick(['m', ''])}`.padStart(6)} ${String(int(1, 90000)).padStart(6)} ${hog ? 'R' : 'S'} ${cpu.padStart(5)} ${(int(0, 60) / 10).toFixed(1).padStart(5)} ${`${int(0, 900)}:${two(int(0, 59))}.${two(int(0, 99))}`.padStart(9)} ${cmd}`);
   }
   out.push(...rows);
   put('top.txt', out);
