@@ -34,6 +34,7 @@ export const KIND_FACTS: Record<Exclude<BlockKind, 'path'>, { frameKind: FrameKi
   table: { frameKind: 'fact', label: 'table', score: 0.7 },
   json: { frameKind: 'fact', label: 'JSON document', score: 0.7 },
   records: { frameKind: 'episode', label: 'repeated records', score: 0.75 },
+  kv: { frameKind: 'fact', label: 'key/value lines', score: 0.7 },
   prose: { frameKind: 'doc', label: 'note', score: 0.5 },
   binary: { frameKind: 'doc', label: 'binary data', score: 0.2 },
 };

@@ -20,8 +20,9 @@ import { alignedCells, fixedWidthSpans, splitCsvRecords } from './table.js';
 import { DrainTree, tokenise } from './drain.js';
 import { isJsonDocument } from './jsondoc.js';
 import { findRecords } from './records.js';
+import { isKeyValueBlock } from './kv.js';
 
-export type BlockKind = 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary' | 'json' | 'records';
+export type BlockKind = 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary' | 'json' | 'records' | 'kv';
 export type TableDelimiter = 'pipe' | 'tab' | 'csv' | 'aligned';
 
 export interface Block {
@@ -422,6 +423,8 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   if (weak * 2 >= sampled) return { kind: 'log' };
   if (unifiedDiff(lines)) return { kind: 'diff' };
   if (n <= 20_000 && alignedTable(lines)) return { kind: 'table', delimiter: 'aligned' };
+  // key/value lines (a summary report, a metrics page) before the structural log rung (docs/ingest.md §122)
+  if (n <= 20_000 && isKeyValueBlock(lines)) return { kind: 'kv' };
   if (structuredLog(ix, first, last, stride)) return { kind: 'log' };
   if (codeShaped(lines)) return { kind: 'code' };
   return { kind: 'prose' };

@@ -50,7 +50,9 @@ const TS_PATTERNS = [
   /\[?\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|z|[+-]\d{2}:?\d{2}| ?UTC)?\]?/g,
   /\[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?\]/g,
   /\b[A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2}\b/g,
-  /\[?\b\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\b\]?/g,
+  // a bare clock is a valid time of day standing alone: not a run of colon-separated hex bytes (a MAC
+  // address `08:90:08:41:02:08`, a hex dump), not inside a longer token (docs/ingest.md §124)
+  /(?<![\w:.-])\[?(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:[.,]\d{1,9})?(?![\w:])\]?/g,
 ];
 
 /** The first timestamp-like span of a line: [start, end) and its clock text `HH:MM:SS`. */
@@ -184,6 +186,8 @@ function splitQuoted(line: string): string[] {
 
 export interface TokenisedLine {
   tokens: Token[];
+  /** Index of the token its time (sortKey) was read from. */
+  tsIndex?: number;
   /** Sortable instant text of its first timestamp, and its clock (HH:MM:SS). */
   sortKey?: string;
   clock?: string;
@@ -202,6 +206,7 @@ export function tokenise(line: string): TokenisedLine {
         const tokens: Token[] = [];
         let sortKey: string | undefined;
         let clock: string | undefined;
+        let tsIndex: number | undefined;
         for (const [k, v] of pairs) {
           const tok = typed(`${k}=${v}`, undefined);
           if (tok.type === 'timestamp' && sortKey === undefined) {
@@ -209,12 +214,13 @@ export function tokenise(line: string): TokenisedLine {
             if (ts) {
               sortKey = ts.sortKey;
               clock = ts.clock;
+              tsIndex = tokens.length;
             }
           }
           // free text (a message) is compared by its words' shape: one token, literal
           tokens.push(tok);
         }
-        return { tokens, json: true, ...(sortKey ? { sortKey, clock: clock! } : {}) };
+        return { tokens, json: true, ...(sortKey ? { sortKey, clock: clock!, tsIndex: tsIndex! } : {}) };
       }
     } catch {
       // not JSON: tokenised as text below
@@ -242,7 +248,7 @@ export function tokenise(line: string): TokenisedLine {
       tail.push(tok);
       prev = w;
     }
-    return { tokens: [...lead, ...tail], json: false, sortKey: ts.sortKey, clock: ts.clock };
+    return { tokens: [...lead, ...tail], json: false, sortKey: ts.sortKey, clock: ts.clock, tsIndex: lead.length - 1 };
   }
   const tokens: Token[] = [];
   let prev: string | undefined;

@@ -17,6 +17,7 @@ import { distillBinary, distillCode, distillDiff, distillLog, distillProse, dist
 import { intentHits, intentTerms } from './intent.js';
 import { distillJson } from './jsondoc.js';
 import { distillRecords } from './records.js';
+import { distillKeyValue } from './kv.js';
 import { buildArtifact, renderArtifact, type Artifact, INGEST_PROVIDER_NAME } from './artifact.js';
 import { bytesToText, indexLines, type LineIndex } from './lines.js';
 import { anchorFor } from './paths.js';
@@ -48,7 +49,7 @@ export interface ReportEntry {
   attachment: string;
   /** Lines of the attachment the entry covers (`L3-17`); absent for attachment notes. */
   lines?: string;
-  kind: 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary' | 'json' | 'records' | 'attachment';
+  kind: 'log' | 'stack' | 'table' | 'code' | 'diff' | 'prose' | 'path' | 'binary' | 'json' | 'records' | 'kv' | 'attachment';
   summary: string;
   became: Became;
   notes?: string[];
@@ -245,6 +246,8 @@ export function ingest(input: IngestInput): IngestResult {
           }
           case 'code':
             return distillCode(textOf(), block.first + 1);
+          case 'kv':
+            return distillKeyValue(textOf(), block.first + 1, terms, budgetOf(block));
           case 'records':
             return distillRecords(textOf(), block.first + 1, terms, budgetOf(block));
           case 'json':

@@ -257,6 +257,16 @@ function mineTemplates(text: string, firstLineNo: number): Mined {
     const tpl = tree.add(tok.tokens.map((x) => x.key), idx);
     lines.push({ no: firstLineNo + i, text: t, tok, tpl: tpl.id });
   }
+  // a time is a time only where its template puts times: a line whose time token sits where the
+  // template's other lines have something else (a MAC address, a hex dump) carries no time
+  for (const l of lines) {
+    if (l.tok.tsIndex === undefined) continue;
+    const key = tree.templates[l.tpl]!.keys[l.tok.tsIndex];
+    if (key === undefined || !key.includes('<timestamp>')) {
+      delete l.tok.sortKey;
+      delete l.tok.clock;
+    }
+  }
   return { raw, lines, blank, tree };
 }
 

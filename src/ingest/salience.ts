@@ -117,6 +117,17 @@ export function outliers(values: ReadonlyArray<number | undefined>): Set<number>
   return out;
 }
 
+/** The value nearest the extreme one (what the rest reach), as written. */
+function secondHigh(st: FieldStats): string {
+  const xs = st.values.filter((v) => v.trim() !== '').map((v) => ({ v: v.trim(), n: numberOf(v)! })).sort((a, b) => b.n - a.n);
+  return xs.find((x) => x.n < xs[0]!.n)?.v ?? xs[0]!.v;
+}
+
+function secondLow(st: FieldStats): string {
+  const xs = st.values.filter((v) => v.trim() !== '').map((v) => ({ v: v.trim(), n: numberOf(v)! })).sort((a, b) => a.n - b.n);
+  return xs.find((x) => x.n > xs[0]!.n)?.v ?? xs[0]!.v;
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)]!;
@@ -225,7 +236,7 @@ export function analyse(items: readonly Item[], terms: readonly string[], opts: 
         const nums = st.values.map((v) => (v.trim() === '' ? undefined : numberOf(v)));
         for (const i of outliers(nums)) {
           if (marked[i]!.why.some((w) => w.startsWith(`${st.name} `))) continue;
-          marked[i]!.why.push(`${st.name} ${st.values[i]!.trim()} (median ${fmt(st.median!)})`);
+          marked[i]!.why.push(`${st.name} ${st.values[i]!.trim()} (others ${st.loText === st.values[i]!.trim() ? 'from' : 'to'} ${st.loText === st.values[i]!.trim() ? secondLow(st) : secondHigh(st)})`);
           tag(i, st.name);
           marked[i]!.score += 3;
         }
@@ -271,11 +282,14 @@ function summarise(stats: readonly FieldStats[], n: number, numericSummaries: bo
     }
     if (st.categorical && st.counts) {
       const top = [...st.counts].sort((a, b) => b[1] - a[1]);
-      const shownList = top.slice(0, 5).map(([k, c]) => `${shown(st, k)} ×${c}`);
+      const short = (v: string) => (v.length > 40 ? `${v.slice(0, 40)}…` : v);
+      const shownList = top.slice(0, 5).map(([k, c]) => `${short(shown(st, k))} ×${c}`);
       if (top.length > 5) shownList.push(`${plural(top.length - 5, 'more value')}`);
       out.push(`${st.name}: ${shownList.join(', ')}${st.present < n ? ` (${st.present} of ${n} have it)` : ''}`);
     } else if (st.numeric && st.lo !== undefined) {
-      if (numericSummaries && st.lo !== st.hi) out.push(`${st.name}: ${st.loText}..${st.hiText} (median ${fmt(st.median!)})`);
+      // a median is shown only for plain numbers (values with units are compared in a base unit)
+      const plain = st.values.every((v) => v.trim() === '' || /^[+-]?[\d.,]+(?:[eE][+-]?\d+)?$/.test(v.trim()));
+      if (numericSummaries && st.lo !== st.hi) out.push(`${st.name}: ${st.loText}..${st.hiText}${plain ? ` (median ${fmt(st.median!)})` : ''}`);
     } else {
       // many distinct values: say how many, and any value that repeats notably
       const counts = new Map<string, number>();

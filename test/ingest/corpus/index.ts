@@ -254,7 +254,7 @@ export const CORPUS: Paste[] = [
     file: 'systemctl-status.txt',
     kind: 'systemctl status',
     intent: 'why did nginx fail to start',
-    facts: ['Active: failed (Result: exit-code)', 'bind() to 0.0.0.0:443 failed (98: Address already in use)', "Failed with result 'exit-code'"],
+    facts: ['Active: failed (Result: exit-code)', 'bind() to 0.0.0.0:443 failed (98: Address already in use)', "Failed with result 'exit-code'", 'nginx: [emerg] still could not bind()'],
     wider: true,
   },
   {
@@ -304,6 +304,11 @@ export interface Evaluation {
   misread: string[];
   /** The served frames' content, joined (what a reader of the prompt sees). */
   served: string;
+}
+
+/** The facts of a paste that a served text contains. */
+export function factsIn(p: Paste, served: string): string[] {
+  return p.facts.filter((f) => served.includes(f));
 }
 
 /** Ingest one paste with its intent and check its facts against the served (compact) frames. */
