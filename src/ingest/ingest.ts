@@ -71,6 +71,7 @@ export const PASTE_BUDGET_SHARE = 0.2;
 export const PASTE_BUDGET_MIN = 400;
 export const PASTE_BUDGET_MAX = 2400;
 export const BLOCK_BUDGET_MIN = 160;
+const STRUCTURES = new Set(['table', 'json', 'records', 'kv']);
 
 function toBytes(content: string | Uint8Array): Uint8Array {
   return typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
@@ -230,6 +231,8 @@ export function ingest(input: IngestInput): IngestResult {
         }
       }
       const distill = () => {
+        // a structure its share of the budget can carry whole is served whole (docs/ingest.md §123)
+        if (STRUCTURES.has(block.kind) && Math.ceil((to - from) / 4) <= budgetOf(block)) return { text: textOf(), method: 'verbatim' };
         switch (block.kind) {
           case 'log':
             // the template miner reads decoded lines; a very long log gets the streaming digest (§68)

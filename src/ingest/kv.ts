@@ -89,8 +89,6 @@ function clip(line: string): string {
 }
 
 export function distillKeyValue(text: string, firstLineNo: number, terms: readonly string[], budget: number): { text: string; method: string } {
-  // a block its share of the budget can carry whole is served whole
-  if (budgetTokens(text) <= budget) return { text, method: 'verbatim' };
   const lines = text.split(/\r\n|\n|\r/);
   const parsed: KvLine[] = [];
   lines.forEach((l, i) => {
