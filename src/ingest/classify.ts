@@ -9,10 +9,12 @@
  * so a log or a note with blank lines stays one frame — the reference splits them.
  *
  * Classification ladder, first hit wins (deterministic; known limits in docs/interpretations.md §41):
- *  1 fenced → code   2 path list (every line a path, ≤ 50) → path   3 stack trace   4 timestamped log
- *  5 delimited table (pipe, tab, CSV with quoting)   6 weak log   7 unified diff
- *  8 whitespace-aligned table   9 structured log (repeated line templates, §68)   10 code-shaped → code
- *  11 binary (NUL/control-heavy)   12 prose
+ *  1 fenced → code   2 path list (every line a path, ≤ 50) → path   3 binary (NUL/control-heavy)
+ *  4 one JSON document → json (§122)   5 stack trace   6 timestamped log   7 JSON lines / container prefix → log
+ *  8 delimited table (pipe, tab, CSV with quoting)   9 weak log   10 unified diff
+ *  11 whitespace-aligned or fixed-width table (§121)   12 key/value lines → kv (§122)
+ *  13 structured log (repeated line templates, §68)   14 code-shaped → code   15 prose
+ * Then adjacent blocks that split into repeated records become one records block (§124).
  */
 import { leadingTimestamp, startsWithTimestamp } from './timestamps.js';
 import { asciiTrim, LINE_BLANK, LINE_CONTENT, LINE_FENCE, skipSpace, type LineIndex } from './lines.js';
@@ -246,7 +248,7 @@ function alignedTable(lines: readonly string[]): boolean {
 /**
  * Fixed-width columns read from the data (table.ts): at least 4 lines and 3 columns, every column filled
  * on ≥ 70 % of the rows, and short cells (≤ 4 words) — a header with single spaces (`Used Avail Use%`)
- * no longer hides the table (docs/ingest.md §121).
+ * no longer hides the table (docs/interpretations.md §121).
  */
 function fixedWidthTable(lines: readonly string[]): boolean {
   if (lines.length < 4 || lines.some((l) => l.includes('\t') || /[^\x20-\x7e]/.test(l))) return false;
@@ -382,7 +384,7 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   }
   if (isBinary(s, start[first]!, end[last]!)) return { kind: 'binary' };
   // one JSON value (an array of objects, nested records, a config) is a document, whatever printed it
-  // (docs/ingest.md §122); JSON lines (one object per line) fail to parse as one value and stay a log
+  // (docs/interpretations.md §122); JSON lines (one object per line) fail to parse as one value and stay a log
   if (end[last]! - start[first]! <= 8 * 1024 * 1024) {
     const c = s.charCodeAt(skipSpace(s, start[first]!, end[first]!));
     if ((c === 123 || c === 91) && isJsonDocument(s.slice(start[first]!, end[last]!))) return { kind: 'json' };
@@ -423,7 +425,7 @@ export function classifyBlock(ix: LineIndex, first: number, last: number, fenced
   if (weak * 2 >= sampled) return { kind: 'log' };
   if (unifiedDiff(lines)) return { kind: 'diff' };
   if (n <= 20_000 && alignedTable(lines)) return { kind: 'table', delimiter: 'aligned' };
-  // key/value lines (a summary report, a metrics page) before the structural log rung (docs/ingest.md §122)
+  // key/value lines (a summary report, a metrics page) before the structural log rung (docs/interpretations.md §122)
   if (n <= 20_000 && isKeyValueBlock(lines)) return { kind: 'kv' };
   if (structuredLog(ix, first, last, stride)) return { kind: 'log' };
   if (codeShaped(lines)) return { kind: 'code' };
@@ -483,7 +485,7 @@ export function blocksOf(ix: LineIndex): Block[] {
 const RECORDS_MAX_LINES = 20_000;
 
 /**
- * Repeated records (docs/ingest.md §124): a run of adjacent unfenced blocks — no stack trace, diff, JSON
+ * Repeated records (docs/interpretations.md §124): a run of adjacent unfenced blocks — no stack trace, diff, JSON
  * document, path list or binary among them, and not mostly large tables (a table printed again and
  * again keeps its own distiller) — whose lines split into records becomes one `records` block.
  */
