@@ -267,7 +267,7 @@ const SAMPLE_ROWS = 3;
 export const DEFAULT_BUDGET = 600;
 
 /**
- * A table (docs/ingest.md §120–§121): its shape and typed columns; a summary per column (values with
+ * A table (docs/interpretations.md §120–§121): its shape and typed columns; a summary per column (values with
  * counts, or range and median); then the rows that differ (salience.ts) or the question names, each
  * quoted verbatim with its line number under the header line (a kept row keeps its header); with no such
  * row, the first 3 rows as a sample. Every row left out is named by its lines.

@@ -51,7 +51,7 @@ const TS_PATTERNS = [
   /\[\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?\]/g,
   /\b[A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2}\b/g,
   // a bare clock is a valid time of day standing alone: not a run of colon-separated hex bytes (a MAC
-  // address `08:90:08:41:02:08`, a hex dump), not inside a longer token (docs/ingest.md §124)
+  // address `08:90:08:41:02:08`, a hex dump), not inside a longer token (docs/interpretations.md §124)
   /(?<![\w:.-])\[?(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:[.,]\d{1,9})?(?![\w:])\]?/g,
 ];
 

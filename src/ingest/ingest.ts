@@ -150,7 +150,7 @@ export function ingest(input: IngestInput): IngestResult {
   const anchors: string[] = [];
   const artifacts = new Map<string, Artifact>();
   const hashOf = new Map<ReportEntry, string>();
-  // One budget for the whole paste (docs/ingest.md §123): every block is segmented first, then each
+  // One budget for the whole paste (docs/interpretations.md §123): every block is segmented first, then each
   // distiller is given its share — by its size, doubled or more where the question's terms point.
   const prepared = input.attachments.map((att, index) => {
     const bytes = bufferOf(toBytes(typeof att === 'string' || att instanceof Uint8Array ? att : att.content));
@@ -231,7 +231,7 @@ export function ingest(input: IngestInput): IngestResult {
         }
       }
       const distill = () => {
-        // a structure its share of the budget can carry whole is served whole (docs/ingest.md §123)
+        // a structure its share of the budget can carry whole is served whole (docs/interpretations.md §123)
         if (STRUCTURES.has(block.kind) && Math.ceil((to - from) / 4) <= budgetOf(block)) return { text: textOf(), method: 'verbatim' };
         switch (block.kind) {
           case 'log':

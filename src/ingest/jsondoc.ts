@@ -1,5 +1,5 @@
 /**
- * JSON documents (docs/ingest.md §122): a block that parses as one JSON value — a pretty-printed array
+ * JSON documents (docs/interpretations.md §122): a block that parses as one JSON value — a pretty-printed array
  * of objects, an API response with nested records, a config — whatever tool printed it.
  *
  * The records of a document are the objects of its largest collection: the array pattern (indices

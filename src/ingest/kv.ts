@@ -1,5 +1,5 @@
 /**
- * Key/value lines (docs/ingest.md §122): a block whose lines are mostly `key: value`, `key = value`,
+ * Key/value lines (docs/interpretations.md §122): a block whose lines are mostly `key: value`, `key = value`,
  * `key.......: value` (a summary report) or `name{label="…"} value` (a metrics exposition page), whatever
  * printed it. Comment lines (`# …`) may sit among them.
  *

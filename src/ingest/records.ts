@@ -1,5 +1,5 @@
 /**
- * Repeated records (docs/ingest.md §124): the same block printed again and again — commits of `git log
+ * Repeated records (docs/interpretations.md §124): the same block printed again and again — commits of `git log
  * --stat`, entries of a slow-query log, resources of an infrastructure plan, advisories of an audit —
  * recognised by their shape, not by the tool that printed them.
  *

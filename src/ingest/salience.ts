@@ -1,5 +1,5 @@
 /**
- * What differs in a repeated structure (docs/ingest.md §120): the items of any repeated structure —
+ * What differs in a repeated structure (docs/interpretations.md §120): the items of any repeated structure —
  * table rows, JSON objects, records, key/value lines — are compared field by field, and an item is
  * kept verbatim when something about it differs from its peers:
  *

@@ -85,7 +85,7 @@ export function alignedCells(line: string): string[] {
 }
 
 /**
- * Fixed-width columns inferred from the data, not the header alone (docs/ingest.md §121): a column
+ * Fixed-width columns inferred from the data, not the header alone (docs/interpretations.md §121): a column
  * boundary is a run of character positions that is a space on every line (a line shorter than the
  * position counts as space there); a span whose header is blank belongs to the column on its left (a
  * value with spaces, `Up 3 hours`, never splits a column), and a header with a single space (`Used

@@ -1,4 +1,4 @@
-// Property tests (fast-check) for the structure distillers (docs/ingest.md §120–§124): over generated
+// Property tests (fast-check) for the structure distillers (docs/interpretations.md §120–§124): over generated
 // fixed-width tables, JSON documents (arrays of objects, nested records, minified), repeated records and
 // key/value reports, through ingest() —
 // - every non-blank line of a compacted block is quoted verbatim (`L<n> ` + the line, or the line itself)

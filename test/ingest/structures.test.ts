@@ -1,4 +1,4 @@
-// The structure readings of docs/ingest.md §120–§124, one case each: fixed-width columns read from the
+// The structure readings of docs/interpretations.md §120–§124, one case each: fixed-width columns read from the
 // data, what differs (outliers, rare values, markers), JSON paths, records and their trailer, key/value
 // groups, one budget per paste, and times only where a template puts times.
 import assert from 'node:assert/strict';
