@@ -4,8 +4,9 @@
  *
  *   npx tsx bench/ingest.ts [--corpus | --throughput] [--mb 50] [--runs 3] [--detail]
  *
- * Corpus: test/ingest/corpus (22 realistic pastes, each with the question asked of it and the facts a
- * reader needs); each is ingested with its intent and its facts are looked up in the served frames.
+ * Corpus: test/ingest/corpus (40 realistic pastes, each with the question asked of it and the facts a
+ * reader needs; `*` marks the 18 of the wider corpus — structured output that is not a log, with a total
+ * line of its own); each is ingested with its intent and its facts are looked up in the served frames.
  * The worked example (fixtures/ingest/worked-example) is printed beside it.
  *
  * Workload: a synthetic service log (written to a temp dir, deterministic): timestamped lines with
