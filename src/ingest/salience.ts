@@ -3,9 +3,10 @@
  * table rows, JSON objects, records, key/value lines — are compared field by field, and an item is
  * kept verbatim when something about it differs from its peers:
  *
- * - a rare value of a categorical field: the field has few distinct values (digits folded to `#`, so
- *   `Up 3 hours` and `Up 9 days` are one value) and this one is held by at most max(1, 5 %) of the items
- *   while the most common one is held by at least half;
+ * - a rare value of a categorical field: the field has few kinds of value (the values as written when
+ *   there are few, else digits folded to `#`, so `Up 3 hours` and `Up 9 days` are one kind), the commonest
+ *   held by at least a quarter of the items; a value is rare when it is held by at most a fifth as many
+ *   items as the commonest, and the field's rare items together are at most max(1, 5 %) of the items;
  * - a numeric outlier of its field: the top (or bottom) k ≤ max(1, 5 %) values stand apart from the
  *   rest by a gap at least twice the rest's own range (on a linear scale, or on a log scale when every
  *   value is positive), so `100 %` among 0–32 %, `398.0` among 0.0–4.0 and `3.7e+07` among 1e+10–9e+10
