@@ -46,14 +46,15 @@ const jsonDoc = fc
   });
 
 const records = fc
-  .tuple(fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 100, max: 99999 }), word), { minLength: 3, maxLength: 40 }), fc.boolean(), fc.boolean())
-  .map(([recs, odd, blankSeparated]) => {
-    const out: string[] = ['/usr/sbin/mysqld, Version: 8.0.39. started with:'];
+  .tuple(fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 100, max: 99999 }), word), { minLength: 3, maxLength: 40 }), fc.boolean(), fc.boolean(), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 0, max: 6 }))
+  .map(([recs, odd, blankSeparated, preamble, trailer]) => {
+    const out: string[] = ['/usr/sbin/mysqld, Version: 8.0.39. started with:', ...Array.from({ length: preamble - 1 }, (_, i) => `option ${i} = on`)];
     recs.forEach(([q, rows, user], i) => {
       const slow = odd && i === Math.floor(recs.length / 2);
       if (blankSeparated) out.push('');
       out.push(`# Time: 2026-12-01T09:${String(i % 60).padStart(2, '0')}:00.000000Z`, `# User@Host: ${user}[${user}] @  [10.0.0.${i % 250}]  Id: ${1000 + i}`, `# Query_time: ${slow ? 98 : q}.000100  Lock_time: 0.000100 Rows_sent: 1  Rows_examined: ${slow ? 99999999 : rows}`, `SELECT * FROM t${i % 4} WHERE id = ${rows};`);
     });
+    if (trailer > 0) out.push('', ...Array.from({ length: trailer }, (_, i) => `summary ${i}: ${recs.length} queries`));
     return { text: out.join('\n'), odd: odd ? '# Query_time: 98.000100' : undefined };
   });
 
