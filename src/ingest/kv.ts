@@ -117,7 +117,7 @@ export function distillKeyValue(text: string, firstLineNo: number, terms: readon
     const items: Item[] = g.map((p) => ({ fields: p.fields, text: lines[p.at]! }));
     const { marked, summaries } = analyse(items, terms);
     const label = name.startsWith('metric ') ? name.slice(7) : name.endsWith('|plain') ? 'key: value' : `${g[0]!.key} … (${name.slice(name.indexOf('|') + 1)})`;
-    const nums = summaries.filter((s) => !s.startsWith('the same on every one')).slice(0, 3);
+    const nums = summaries.filter((s) => !s.startsWith('the same on every one')).slice(0, name.startsWith('metric ') ? 3 : 2);
     out.push(`${label} ×${g.length} (lines ${ranges(g.map((p) => no(p.at)))})${nums.length > 0 ? `: ${nums.join(' · ')}` : ''}`);
     marked.forEach((m, k) => {
       if (m.score > 0) {
