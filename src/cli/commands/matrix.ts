@@ -4,7 +4,7 @@
 // combines the shards' directories into one site.
 // Exit codes: 0 the site was written (every column has its verdict, or says why it has none) · 1 with
 // --previous (or for `diff`): a new failure · 2 usage error: a bad matrix file, option or shard set.
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { changeLines, diffMatrices, readMatrixDoc } from '../../conformance/matrix/diff.js';
 import { parseShard, readMatrixFile } from '../../conformance/matrix/matrix-file.js';
@@ -32,7 +32,19 @@ interface MatrixCliOptions {
 /** This very CLI, as the process was started (the flags of a profiler or test runner left out). */
 export function currentCli(): CliCommand {
   const keep = process.execArgv.filter((a) => !/^--(test|cpu-prof|heap-prof|inspect|prof|watch)/.test(a));
-  return { command: process.execPath, args: [...keep, process.argv[1]!] };
+  // the runs start in each entry's directory: a preloaded module named relative to here is named absolutely
+  const args = keep.map((a, i) => (i > 0 && /^--(import|require|loader)$/.test(keep[i - 1]!) ? absoluteSpecifier(a) : a));
+  return { command: process.execPath, args: [...args, resolve(process.argv[1]!)] };
+}
+
+function absoluteSpecifier(spec: string): string {
+  if (/^(file|data|node):/.test(spec) || isAbsolute(spec)) return spec;
+  if (spec.startsWith('.')) return resolve(spec);
+  try {
+    return import.meta.resolve(spec);
+  } catch {
+    return spec;
+  }
 }
 
 function finish(command: string, result: MatrixResult, json: boolean | undefined): void {
