@@ -15,7 +15,7 @@ import { diffMatrices } from './diff.js';
 import { shardOf } from './matrix-file.js';
 import { runColumn, type CliCommand } from './run-one.js';
 import { writeSite } from './site.js';
-import type { Column, MatrixDoc, MatrixFile } from './types.js';
+import type { Column, Implementation, MatrixDoc, MatrixFile } from './types.js';
 
 export interface RunMatrixOptions {
   file: MatrixFile;
@@ -48,6 +48,19 @@ export async function pool<T, R>(items: readonly T[], jobs: number, worker: (ite
   return results;
 }
 
+/**
+ * The order the runs start in (the columns keep the file's order): longest first, so that no lane is left
+ * running one long suite alone at the end. The previous matrix's durations say which are long when it has
+ * them all; otherwise host suites (a host process per scenario, and the scripted providers in front of it)
+ * go before provider suites, each in file order.
+ */
+export function runOrder(impls: readonly Implementation[], previous?: MatrixDoc): Implementation[] {
+  const took = new Map((previous?.implementations ?? []).map((c) => [c.name, Date.parse(c.finished_at) - Date.parse(c.started_at)]));
+  if (impls.every((i) => Number.isFinite(took.get(i.name)))) return [...impls].sort((a, b) => took.get(b.name)! - took.get(a.name)! || a.position - b.position);
+  const rank = (i: Implementation) => (i.side === 'host' ? 0 : 1);
+  return [...impls].sort((a, b) => rank(a) - rank(b) || a.position - b.position);
+}
+
 export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
@@ -72,7 +85,7 @@ export async function runMatrix(opts: RunMatrixOptions): Promise<MatrixResult> {
   const rows = matrixRows();
   const chosen = shardOf(opts.file.implementations, opts.shard);
   let done = 0;
-  const columns = await pool(chosen, opts.jobs ?? defaultJobs(), async (impl) => {
+  const columns = await pool(runOrder(chosen, opts.previous), opts.jobs ?? defaultJobs(), async (impl) => {
     const run = await runColumn(impl, join(dir, 'runs', impl.slug), opts.cli);
     const column = buildColumn(run, dir, rows);
     opts.onColumn?.(column, ++done, chosen.length);
