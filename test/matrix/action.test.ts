@@ -71,7 +71,8 @@ describe('the composite action', () => {
 
   it('no target, or two: one line, exit 2', { timeout: 30_000 }, async () => {
     const dir = scratch('action-bad');
-    for (const env of [{}, { INPUT_STDIO: 'x', INPUT_URL: 'http://127.0.0.1:1/' }]) {
+    const cases: Array<Record<string, string>> = [{}, { INPUT_STDIO: 'x', INPUT_URL: 'http://127.0.0.1:1/' }];
+    for (const env of cases) {
       const r = await runAction(env, dir);
       assert.equal(r.code, 2);
       assert.match(r.stderr, /give exactly one of stdio, url, host-cmd, adapter, bundled, matrix/);

@@ -104,7 +104,7 @@ function wireTable(lines: readonly EvidenceLine[]): string {
   const rows = lines.map((e) => {
     const text = e.line.length > MAX_LINE ? `${e.line.slice(0, MAX_LINE)}… (${e.bytes ?? e.line.length} bytes)` : e.line;
     const dir = e.direction === 'sent' ? 'sent &rarr; target' : 'received &larr; target';
-    return `<tr><td>${dir}</td><td>${esc(e.connection)}</td><td>${e.t_ms === null ? '' : `${e.t_ms} ms`}</td><td class="line">${esc(text)}${e.clipped ? ' (clipped)' : ''}</td></tr>`;
+    return `<tr class="${e.direction === 'sent' ? 'sent' : 'received'}"><td>${dir}</td><td>${esc(e.connection)}</td><td>${e.t_ms === null ? '' : `${e.t_ms} ms`}</td><td class="line">${esc(text)}${e.clipped ? ' (clipped)' : ''}</td></tr>`;
   });
   return `<table class="wire"><thead><tr><th>direction</th><th>connection</th><th>since start</th><th>line</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
