@@ -5,7 +5,7 @@
  * MatrixFileError naming the file, the entry and what is wrong (a usage error, exit 2).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -128,6 +128,8 @@ export function readMatrixFile(path: string): MatrixFile {
     if (reach.kind === 'url' && reach.url.includes('${PORT}') !== (reach.start?.some((w) => w.includes('${PORT}')) ?? false)) {
       throw new MatrixFileError(`${where}: \${PORT} must appear in both url and start (the port is chosen for the run)`);
     }
+    const cwd = e.cwd !== undefined ? at(e.cwd) : base;
+    if (!existsSync(cwd)) throw new MatrixFileError(`${where}: cwd ${cwd} does not exist`);
     let slug = slugOf(e.name);
     const n = slugs.get(slug) ?? 0;
     slugs.set(slug, n + 1);
@@ -144,7 +146,7 @@ export function readMatrixFile(path: string): MatrixFile {
       ...(e.language !== undefined ? { language: e.language } : {}),
       ...(e.homepage !== undefined ? { homepage: e.homepage } : {}),
       ...(e.version !== undefined ? { version: e.version } : {}),
-      cwd: e.cwd !== undefined ? at(e.cwd) : base,
+      cwd,
       ...(e.baseline !== undefined ? { baseline: at(e.baseline) } : {}),
       ...(e.tags !== undefined ? { tags: e.tags } : {}),
       ...(e.file_roots !== undefined ? { fileRoots: e.file_roots.map(at) } : {}),

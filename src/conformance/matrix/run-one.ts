@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { killGroup, registerGroup, unregisterGroup } from '../../transport/process-group.js';
 import { bundledProviderCommand } from '../suite/config.js';
 import type { Implementation } from './types.js';
@@ -89,7 +89,7 @@ export function columnArgs(impl: Implementation, dir: string, url?: string): str
 function columnEnv(impl: Implementation): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of TARGET_ENV) delete env[k];
-  if (impl.fileRoots !== undefined) env.CGP_PROVIDER_FILE_ROOTS = impl.fileRoots.join(':');
+  if (impl.fileRoots !== undefined) env.CGP_PROVIDER_FILE_ROOTS = impl.fileRoots.join(delimiter);
   if (impl.retiredIds !== undefined) env.CGP_PROVIDER_RETIRED_IDS = impl.retiredIds.join(',');
   if (impl.spawnAhead !== undefined) env.CGP_SPAWN_AHEAD = String(impl.spawnAhead);
   return env;
@@ -101,7 +101,11 @@ function tail(text: string): string {
 
 /** Resolves when the child has exited and its pipes are closed. */
 function finished(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
-  return new Promise((done) => child.on('close', (code, signal) => done({ code, signal })));
+  return new Promise((done) => {
+    child.once('close', (code, signal) => done({ code, signal }));
+    // a child that could not be spawned at all (no such program or directory) may never close
+    child.once('error', () => done({ code: null, signal: null }));
+  });
 }
 
 /** Wait until host:port accepts a TCP connection, the start command exits, or the deadline passes. */
