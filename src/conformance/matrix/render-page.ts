@@ -8,6 +8,7 @@
  * Filters: side (columns) and level (rows) in CSS; status (rows holding a cell of a checked status) with a
  * small inline script.
  */
+import { specSection } from '../../catalogue/documents.js';
 import { changeCount } from './diff.js';
 import { runText, scoreText } from './render-summary.js';
 import { CELL_STATUSES, type Cell, type CellStatus, type Column, type MatrixDoc, type Row } from './types.js';
@@ -159,6 +160,16 @@ function changesSection(doc: MatrixDoc): string[] {
   return out;
 }
 
+/** " — Title" of a SPEC.md section, or nothing when SPEC.md is not there to say. */
+function sectionTitle(number: string): string {
+  try {
+    const t = specSection(number)?.title;
+    return t ? ` — ${esc(t)}` : '';
+  } catch {
+    return '';
+  }
+}
+
 export function renderPage(doc: MatrixDoc, evidenceOf: EvidenceOf): string {
   const cols = doc.implementations;
   const out: string[] = [];
@@ -200,7 +211,7 @@ export function renderPage(doc: MatrixDoc, evidenceOf: EvidenceOf): string {
   for (const row of doc.rows) {
     if (row.section !== section) {
       section = row.section;
-      out.push(`<tr class="sec"><th colspan="${cols.length + 2}">§${esc(row.section)}</th></tr>`);
+      out.push(`<tr class="sec"><th colspan="${cols.length + 2}">§${esc(row.section)}${sectionTitle(row.section)}</th></tr>`);
     }
     out.push(`<tr data-level="${row.level}" data-rside="${row.side}" id="row-${esc(row.id)}"><th title="${esc(row.text)}">${esc(row.id)}</th><td>${row.level}</td>`);
     for (const c of cols) {
