@@ -97,6 +97,7 @@ describe('matrix shards, merge and diff', () => {
     const now: MatrixDoc = JSON.parse(JSON.stringify(base)) as MatrixDoc;
     now.implementations[0]!.version = '0.2.0';
     now.implementations[1]!.outcome = 'hung';
+    now.implementations[1]!.version = null; // a hung run cannot tell its version: no version change
     now.implementations[2]!.name = 'host 2';
     const c = diffMatrices(base, now);
     assert.deepEqual(c.version_changes, [{ implementation: 'provider', from: '0.1.0', to: '0.2.0' }]);

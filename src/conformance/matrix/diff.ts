@@ -2,7 +2,7 @@
  * What changed between two matrix.json documents (docs/matrix.md "What changed"). Implementations are matched
  * by name. A cell that is failed now and was not before is a new failure; one that failed before and is
  * witnessed now is a fix; any other move of a cell's status is listed apart. Implementations added or gone,
- * version changes (from the provider's handshake_ack, else the entry's `version`) and outcome changes (a run
+ * version changes (from the provider's handshake_ack, else the entry's `version`; an unknown version is no change) and outcome changes (a run
  * that completed and now hangs, …) are listed too. Columns of a run that did not complete on either side
  * contribute no cell changes (their cells say nothing about the rules): the outcome change says it.
  */
@@ -27,7 +27,8 @@ export function diffMatrices(old: MatrixDoc, now: MatrixDoc): MatrixChanges {
   for (const c of now.implementations) {
     const p = before.get(c.name);
     if (p === undefined) continue;
-    if (p.version !== c.version) changes.version_changes.push({ implementation: c.name, from: p.version, to: c.version });
+    // a run that could not tell its version (never answered, hung) did not change it: its outcome change says what happened
+    if (p.version !== c.version && p.version !== null && c.version !== null) changes.version_changes.push({ implementation: c.name, from: p.version, to: c.version });
     if (p.outcome !== c.outcome) changes.outcome_changes.push({ implementation: c.name, from: p.outcome, to: c.outcome });
     if (p.outcome !== 'completed' || c.outcome !== 'completed') continue;
     for (const id of rowOrder) {
