@@ -88,6 +88,10 @@ function describeReach(run: ColumnRun): string {
   }
 }
 
+function unport(text: string, port: number | undefined): string {
+  return port === undefined ? text : text.replaceAll(`:${port}`, ':${PORT}');
+}
+
 /** The column of one run; a completed run's coverage files are written into its directory. */
 export function buildColumn(run: ColumnRun, siteDir: string, rows: readonly Row[]): Column {
   const impl = run.implementation;
@@ -148,7 +152,8 @@ export function buildColumn(run: ColumnRun, siteDir: string, rows: readonly Row[
     side: impl.side,
     ...(impl.language !== undefined ? { language: impl.language } : {}),
     ...(impl.homepage !== undefined ? { homepage: impl.homepage } : {}),
-    target: typeof target?.label === 'string' ? target.label : describeReach(run),
+    // the port chosen for ${PORT} is the run's, not the implementation's: matrix.json names the placeholder
+    target: unport(typeof target?.label === 'string' ? target.label : describeReach(run), run.port),
     version: ackVersion ?? impl.version ?? null,
     outcome,
     exit_code: run.timedOut || run.startFailure !== undefined ? null : run.exitCode,

@@ -31,6 +31,8 @@ export interface ColumnRun {
   /** The child's --json report, when it printed one. */
   report?: Record<string, unknown>;
   stderrTail: string;
+  /** The free port filled in for ${PORT}, if the entry has one. */
+  port?: number;
   /** Set when the run could not start at all (the start command failed, no port). */
   startFailure?: string;
   startedAt: Date;
@@ -150,12 +152,14 @@ export async function runColumn(impl: Implementation, dir: string, cli: CliComma
   const startedAt = new Date();
   const env = columnEnv(impl);
   const base = { implementation: impl, dir, startedAt };
+  const withPort = () => (port !== undefined ? { port } : {});
   let starter: ChildProcess | undefined;
   let starterErr = '';
   let url: string | undefined;
+  let port: number | undefined;
   try {
     if (impl.reach.kind === 'url') {
-      const port = impl.reach.url.includes('${PORT}') ? await freePort() : undefined;
+      if (impl.reach.url.includes('${PORT}')) port = await freePort();
       const sub = (w: string) => (port !== undefined ? w.replaceAll('${PORT}', String(port)) : w);
       url = sub(impl.reach.url);
       if (impl.reach.start !== undefined) {
@@ -172,7 +176,7 @@ export async function runColumn(impl: Implementation, dir: string, cli: CliComma
         }
         const problem = parsed === undefined ? undefined : await Promise.race([waitForPort(parsed, starter, Date.now() + impl.startTimeoutMs), spawnError]);
         if (problem !== undefined) {
-          return { ...base, exitCode: null, signal: null, timedOut: false, stderrTail: starterErr, startFailure: problem, finishedAt: new Date() };
+          return { ...base, ...withPort(), exitCode: null, signal: null, timedOut: false, stderrTail: starterErr, startFailure: problem, finishedAt: new Date() };
         }
       }
     }
@@ -207,6 +211,7 @@ export async function runColumn(impl: Implementation, dir: string, cli: CliComma
     if (report !== undefined) writeFileSync(join(dir, 'report.json'), stdout);
     return {
       ...base,
+      ...withPort(),
       exitCode: code,
       signal,
       timedOut,
