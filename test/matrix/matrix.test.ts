@@ -20,9 +20,26 @@ const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }
 addFormats(ajv);
 const validateDoc = ajv.compile(JSON.parse(readFileSync(join(ROOT, 'schema', 'matrix', 'matrix.schema.json'), 'utf8')) as object);
 
+/** The process is gone, or dead and waiting to be reaped (a zombie: where PID 1 does not reap, it stays one). */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
 describe('cgp-conformance matrix: five implementations', () => {
   const dir = scratch('five');
-  writeFileSync(join(dir, 'hang.mjs'), "process.stderr.write('hang.mjs: started, and will never answer\\n');\nsetInterval(() => {}, 1000);\n");
+  writeFileSync(
+    join(dir, 'hang.mjs'),
+    "import { appendFileSync } from 'node:fs';\nappendFileSync('hang.pids', `${process.pid}\\n`);\nprocess.stderr.write('hang.mjs: started, and will never answer\\n');\nsetInterval(() => {}, 1000);\n",
+  );
   const file = writeMatrix(
     dir,
     'matrix.yml',
@@ -86,6 +103,9 @@ implementations:
     assert.equal(hangs!.exit_code, null, 'a hung run was stopped: no exit code of its own');
     assert.match(hangs!.reason ?? '', /no result within 4000 ms/);
     assert.ok(Object.values(hangs!.cells).every((c) => c.status === 'unverified'), 'a run without a verdict proves nothing either way');
+    const pids = readFileSync(join(dir, 'hang.pids'), 'utf8').trim().split('\n').map(Number);
+    assert.ok(pids.length > 0);
+    for (const pid of pids) assert.ok(gone(pid), `the hung run's provider ${pid} was stopped with it`);
     for (const c of [honest!, imf!, host!]) {
       assert.ok(existsSync(join(out, c.files.page!)), `${c.name}: its coverage page`);
       assert.ok(existsSync(join(out, c.files.junit!)), `${c.name}: its JUnit file`);

@@ -116,6 +116,7 @@ async function waitForPort(url: URL, start: ChildProcess, deadline: number): Pro
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let exited: string | undefined;
   start.once('exit', (code, signal) => (exited = signal ? `signal ${signal}` : `exit status ${code}`));
+  start.once('error', (e) => (exited = `could not be run: ${e.message}`));
   for (;;) {
     if (exited !== undefined) return `the start command ended (${exited}) before ${url.host} accepted a connection`;
     const ok = await new Promise<boolean>((res) => {
@@ -130,15 +131,24 @@ async function waitForPort(url: URL, start: ChildProcess, deadline: number): Pro
   }
 }
 
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return unregisterGroup(child.pid);
-  const gone = finished(child);
+const KILL_GRACE_MS = 2_000;
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-child.pid, 'SIGTERM');
+    process.kill(-pid, signal);
   } catch {
     // already gone
   }
-  const timer = setTimeout(() => killGroup(child.pid!), 2_000);
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) {
+    if (child.pid !== undefined) killGroup(child.pid);
+    return unregisterGroup(child.pid);
+  }
+  const gone = finished(child);
+  signalGroup(child.pid, 'SIGTERM');
+  const timer = setTimeout(() => killGroup(child.pid!), KILL_GRACE_MS);
   await gone;
   clearTimeout(timer);
   killGroup(child.pid);
@@ -189,12 +199,18 @@ export async function runColumn(impl: Implementation, dir: string, cli: CliComma
     let spawnError: string | undefined;
     child.once('error', (e) => (spawnError = e.message));
     let timedOut = false;
+    let hard: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid !== undefined) killGroup(child.pid);
+      if (child.pid === undefined) return;
+      // SIGTERM first: the suite then stops the provider process groups it started (their own groups, which
+      // a SIGKILL of the run's group would leave behind); whatever is left is killed KILL_GRACE_MS later
+      signalGroup(child.pid, 'SIGTERM');
+      hard = setTimeout(() => killGroup(child.pid!), KILL_GRACE_MS);
     }, impl.runTimeoutMs);
     const { code, signal } = await finished(child);
     clearTimeout(timer);
+    clearTimeout(hard);
     if (child.pid !== undefined) {
       // whatever the run left behind in its group goes with it
       killGroup(child.pid);
