@@ -55,6 +55,7 @@ implementations:
     bundled: true
     misbehave: ignore-max-frames
     tags: "@B4 or @H1"
+    baseline: known.yml
   - name: bundled host
     side: host
     bundled: true
@@ -70,6 +71,7 @@ implementations:
     run_timeout_ms: 4000
 `,
   );
+  writeFileSync(join(dir, 'known.yml'), '- id: B4\n  reason: "max_frames lands in 2.1"\n');
   const out = join(dir, 'site');
   let doc: MatrixDoc;
 
@@ -89,7 +91,8 @@ implementations:
     assert.equal(honest!.cells.B4!.status, 'witnessed');
     assert.equal(honest!.exit_code, 0);
     assert.equal(imf!.cells.B4!.status, 'failed');
-    assert.equal(imf!.exit_code, 1);
+    assert.equal(imf!.exit_code, 0, 'its baseline lists B4: the run exits 0, as the single run does');
+    assert.equal(imf!.cells.B4!.known, 'max_frames lands in 2.1', 'the cell stays failed, marked known');
     assert.match(imf!.cells.B4!.findings![0]!.message, /^B4 violated/);
     assert.equal(imf!.cells.H1!.status, 'witnessed', 'the misbehaviour breaks B4 only');
     assert.ok(imf!.score!.must_met < honest!.score!.must_met, 'the score counts the failed MUST');
@@ -130,7 +133,7 @@ implementations:
     const summary = readFileSync(join(out, 'summary.md'), 'utf8');
     assert.ok(summary.split('\n').length <= 40 && summary.length < 65_536, `summary.md is short (${summary.split('\n').length} lines)`);
     assert.match(summary, /\| ignore-max-frames \| provider \| 0\.1\.0 \| \d+\/\d+ \| 1 \|/);
-    assert.match(summary, /- ignore-max-frames: B4/);
+    assert.match(summary, /- ignore-max-frames: B4 \(known\)/);
     assert.match(summary, /- hangs: no result within 4000 ms/);
     const html = readFileSync(join(out, 'index.html'), 'utf8');
     assert.doesNotMatch(html, /<link|src="https?:|@import|url\(/i, 'no external asset');
@@ -138,6 +141,7 @@ implementations:
     assert.ok(at > 0, 'the red cell has its panel');
     const panel = html.slice(at, html.indexOf('</section>', at));
     assert.match(panel, /B4 violated/);
+    assert.match(panel, /Known failure.*max_frames lands in 2\.1/);
     assert.match(panel, /Wire transcript/);
     assert.match(panel, /runs\/ignore-max-frames\/coverage\.html#B4/);
     assert.match(html, new RegExp(`href="#${panelId('ignore-max-frames', 'B4')}"`), 'the cell links to it');
