@@ -9,6 +9,8 @@ import { findPackageRoot } from '../../src/util/package-root.js';
 const ROOT_FILES = new Set([
   '.gitignore',
   'README.md',
+  // the composite action (one `uses:` step in a provider's or host's CI): GitHub reads it only from the root
+  'action.yml',
   'SPEC.md',
   'cucumber.mjs',
   'package.json',
