@@ -2,14 +2,15 @@
  * `--bug-report DIR`: one Markdown file per failed id, ready to paste into the tracker of the provider or host
  * under test — a title "`<id>` violated: …", the requirement quoted with its SPEC.md section, what was seen
  * vs what is required, the minimal transcript, the tool version, and the command that reproduces exactly
- * that failure.
+ * that failure. The findings are the run's outcome (outcome.ts): an id failed only in a reply to another
+ * probe gets its report too, naming the scenario that saw it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCatalogueEntry } from '../../catalogue/index.js';
 import { idsInterpreted, interpretationsFor, specSection, type Interpretation } from '../../catalogue/documents.js';
 import { formatTranscript } from '../evidence/evidence.js';
-import type { ReportFinding } from '../suite/cli-report.js';
+import type { ReportFinding } from './outcome.js';
 
 export interface BugReportContext {
   /** "example-docs 0.1.0 (contextgraph/1.0)" or the target's label. */
@@ -70,7 +71,8 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
   out.push('## Seen vs required', '');
   out.push(`- **Seen:** ${detail}`);
   if (entry) out.push(`- **Required:** ${entry.text}`);
-  out.push(`- **Scenario:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}`);
+  if (f.seen_in === 'other-probe') out.push(`- **Seen by:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}, in a reply to its probe of ${f.scenario.ids.join(', ') || 'other ids'} (a violation of ${id} seen in a reply to another probe)`);
+  else out.push(`- **Scenario:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}`);
   if (f.pointer !== '') out.push(`- **Where in the reply:** \`${f.pointer}\` (JSON pointer)`);
   const interp = entry ? interpretationsApplying(id, interpretationsFor(entry)) : [];
   if (interp.length > 0) out.push(`- **How the toolkit reads it:** ${interp.map((i) => `docs/interpretations.md §${i.number} (${i.title})`).join('; ')}`);
@@ -87,7 +89,9 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
     out.push('`>>` sent to the target, `<<` received from it; times are ms since the scenario started (negative: before it, the connection\'s handshake).', '');
     out.push(fence(formatTranscript(f.evidence)));
   }
-  out.push('', '## Reproduce', '', fence(ctx.repro(id), 'sh'), '');
+  // a violation seen in a reply to another probe reproduces with that probe's scenarios
+  const reproId = f.seen_in === 'other-probe' && f.scenario.ids.length > 0 ? f.scenario.ids[0]! : id;
+  out.push('', '## Reproduce', '', fence(ctx.repro(reproId), 'sh'), '');
   out.push(`See \`npx cgp-conformance explain ${id}\` for the requirement, the passage of the spec and every scenario that checks it.`, '');
   return out.join('\n');
 }

@@ -17,7 +17,7 @@ export {
   type WitnessDetail,
 } from './build.js';
 export { badgeText, renderBadge, type BadgeText } from './badge.js';
-export { CatalogueIndex, idFromFailureMessage, looksLikeCatalogueId } from './ids.js';
+export { CatalogueIndex, idFromFailureMessage, idsFromFailureMessage, looksLikeCatalogueId } from './ids.js';
 export {
   parseMessages,
   readMessagesFile,
