@@ -29,6 +29,15 @@ export type HarnessOutcome = 'inconclusive' | 'unverified';
 const UNVERIFIED = /(?:^|: )unverified: needs (\S+)/;
 const COULD_NOT_OBSERVE = /(?:^|: )could not observe ([A-Za-z0-9.-]*[A-Za-z0-9]): /;
 
+/**
+ * The reason as a reader should see it: "unverified: needs …" and "could not observe <ID>: …" without the
+ * "harness error (not a target finding): " that the HarnessError class they travel as puts in front
+ * (src/conformance/suite/errors.ts) — they are not the suite's fault. Anything else keeps its words.
+ */
+export function harnessReason(message: string): string {
+  return message.replace(/^harness error \(not a target finding\): (?=unverified: needs |could not observe )/, '');
+}
+
 export function harnessOutcome(message: string): HarnessOutcome {
   return UNVERIFIED.test(message) ? 'unverified' : 'inconclusive';
 }

@@ -12,7 +12,7 @@
  * the findings that name it (a finding seen in a reply to another probe counts for its own id).
  */
 import type { Finding } from '../../protocol/findings.js';
-import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE, harnessOutcome, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../evidence/attachments.js';
+import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE, harnessOutcome, harnessReason, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../evidence/attachments.js';
 import { decodeTranscript, type WireEntry } from '../evidence/evidence.js';
 import { looksLikeCatalogueId } from '../report/ids.js';
 
@@ -156,7 +156,7 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
       const body = json ? (parseJson(a.body) as Record<string, unknown> | undefined) : undefined;
       if (a.mediaType === FINDING_MEDIA_TYPE && body) findings.push(body as unknown as Finding);
       if (a.mediaType === APPLICABILITY_MEDIA_TYPE && typeof body?.not_applicable === 'string') notApplicable = body.not_applicable;
-      if (a.mediaType === HARNESS_ERROR_MEDIA_TYPE && typeof body?.harness_error === 'string') harness = body.harness_error;
+      if (a.mediaType === HARNESS_ERROR_MEDIA_TYPE && typeof body?.harness_error === 'string') harness = harnessReason(body.harness_error);
     }
     const raw = result.status.toLowerCase();
     // a failure message starting "harness error" is the suite's own fault even without its attachment
