@@ -46,7 +46,7 @@ export function addCiKitOptions(cmd: Command): Command {
   return cmd
     .option('--junit <file>', 'also write the JUnit XML here (suites named after the target; failures carry the wire transcript)')
     .option('--html <file>', 'write the report page (coverage.html: failures first, transcripts, filters) here')
-    .option('--bug-report <dir>', 'write one Markdown bug report per failed id into this directory')
+    .option('--bug-report <dir>', 'write one Markdown bug report per failed or warned id into this directory')
     .option('--strict', 'warnings (SHOULD not met) fail the run too')
     .option('--baseline <file>', 'known failures (YAML or JSON list of {id or scenario, reason}): listed failures exit 0, unlisted ones 1, a listed one that passed 1 (stale)');
 }
@@ -236,7 +236,7 @@ export async function applyCiKitToRuns(
       },
     );
     files.bug_reports = written;
-    lines.push(`bug reports: ${written.length === 0 ? 'none (no failed id)' : written.join(', ')}`);
+    lines.push(`bug reports: ${written.length === 0 ? 'none (no failed or warned id)' : written.join(', ')}`);
   }
   if (Object.keys(files).length > 0) json.files = files;
   json.exit_code = code;

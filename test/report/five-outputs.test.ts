@@ -4,7 +4,8 @@
 //     every B4 scenario passes, yet every frames reply breaks F4: F4 is failed in all five outputs, under its
 //     own id, naming the scenario that observed it, and the run exits 1;
 //  2. unverified scenarios: a host declaring no capability, run on C8's HTTP scenarios — a test hook it lacks,
-//     so each is unverified (never failed, never passed) in all five outputs, and the run exits 4.
+//     so each is unverified (never failed, never passed) in all five outputs, and the run exits 4;
+//  3. a warned id (a SHOULD not met): S6.3-content-digest, in all five outputs, and the run exits 0.
 // The page is checked as text (its browser test lives in coverage-page.browser.test.ts).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -185,7 +186,7 @@ describe('every output tells the same story', () => {
 
     // 4. the bug reports: none, and the run says so
     assert.deepEqual(o.bugs, []);
-    assert.match(o.text.stderr, /bug reports: none \(no failed id\)/);
+    assert.match(o.text.stderr, /bug reports: none \(no failed or warned id\)/);
 
     // 5. the page: unverified cards, no failure card, witnesses marked unverified
     assert.equal((o.html.match(/data-outcome="unverified"/g) ?? []).length, n);
@@ -193,5 +194,26 @@ describe('every output tells the same story', () => {
     assert.match(o.html, /<h2 id="unverified">Unverified/);
     assert.match(o.html, /\(unverified\)/);
     assert.doesNotMatch(o.html, /\(failed\)/);
+  });
+
+  it('a warned id: S6.3-content-digest in the summary line, JUnit, findings[], a bug report and the page; the run exits 0', { timeout: 150_000 }, async () => {
+    const o = await outputs('warned', ['stdio', '--tags', '@S6.3-content-digest'], ['--', bundled.command, ...bundled.args, '--misbehave', 'content-digest-mismatch']);
+    assert.equal(o.text.code, 0, o.text.stderr);
+    assert.equal(o.json.code, 0, o.json.stderr);
+    assert.match(summaryLine(o.text.stdout), /; failed ids: none; warned ids: S6\.3-content-digest$/);
+    assert.deepEqual(junitCounts(o.junit), { tests: 1, failures: 0, errors: 0 });
+    assert.match(o.junit, /<system-out>warning: S6\.3-content-digest warning: /);
+    assert.equal(o.doc.ids.find((i) => i.id === 'S6.3-content-digest')?.status, 'warning');
+    assert.ok(o.doc.findings.length > 0);
+    for (const f of o.doc.findings) {
+      assert.equal(f.id, 'S6.3-content-digest');
+      assert.equal(f.severity, 'warning');
+      assert.equal(f.seen_in, 'own-probe');
+      assert.ok(f.evidence.length > 0);
+    }
+    assert.deepEqual(o.bugs, ['S6.3-content-digest.md']);
+    assert.match(readFileSync(join(o.bugDir, 'S6.3-content-digest.md'), 'utf8'), /^# `S6\.3-content-digest` not met \(SHOULD\): frame "/);
+    assert.match(o.html, /data-outcome="warning"/);
+    assert.match(o.html, /<tr class="warning" id="S6\.3-content-digest"/);
   });
 });

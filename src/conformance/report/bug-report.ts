@@ -1,5 +1,5 @@
 /**
- * `--bug-report DIR`: one Markdown file per failed id, ready to paste into the tracker of the provider or host
+ * `--bug-report DIR`: one Markdown file per failed or warned id, ready to paste into the tracker of the provider or host
  * under test — a title "`<id>` violated: …", the requirement quoted with its SPEC.md section, what was seen
  * vs what is required, the minimal transcript, the tool version, and the command that reproduces exactly
  * that failure. The findings are the run's outcome (outcome.ts): an id failed only in a reply to another
@@ -32,11 +32,11 @@ function fence(text: string, lang = ''): string {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 }
 
-/** The detail after "<id> violated: " (or the whole message). */
+/** The detail after "<id> violated: " / "<id> warning: " (keeping "at <pointer>: "), or the whole message. */
 function seen(message: string, id: string): string {
   const first = message.split('\n')[0]!;
-  const m = new RegExp(`^(?:[^:]*?\\b)?${id.replace(/[.]/g, '\\.')}(?: violated)?:\\s*(.*)$`).exec(first);
-  return (m ? m[1]! : first).trim();
+  const m = new RegExp(`^(?:[^:]*?\\b)?${id.replace(/[.]/g, '\\.')}(?: violated| warning)?( at [^:]+)?:\\s*(.*)$`).exec(first);
+  return (m ? `${m[1] ? `${m[1].trim()}: ` : ''}${m[2]!}` : first).trim();
 }
 
 /**
@@ -60,14 +60,16 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
   const entry = findCatalogueEntry(id);
   const section = entry ? specSection(entry.section) : undefined;
   const detail = seen(f.message, id);
+  const warned = f.severity === 'warning';
   const out: string[] = [];
-  out.push(`# \`${id}\` violated: ${detail}`, '');
+  out.push(warned ? `# \`${id}\` not met (${entry?.level ?? 'SHOULD'}): ${detail}` : `# \`${id}\` violated: ${detail}`, '');
   out.push(`**Target:** ${ctx.targetName}${ctx.targetLabel !== ctx.targetName ? ` — \`${ctx.targetLabel}\`` : ''}  `);
   out.push(`**Found by:** cgp-conformance ${ctx.toolVersion} (protocol contextgraph/1.0)`, '');
   if (entry) {
     out.push(`## Requirement — SPEC.md §${entry.section}${section ? ` ${section.title}` : ''}`, '');
     out.push(`> **${id}** (${entry.level}, ${entry.side} side): ${entry.text}`, '');
   }
+  if (warned) out.push('A warning: a recommendation the target does not meet. It never fails the run, except under `--strict`.', '');
   out.push('## Seen vs required', '');
   out.push(`- **Seen:** ${detail}`);
   if (entry) out.push(`- **Required:** ${entry.text}`);
@@ -96,10 +98,16 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
   return out.join('\n');
 }
 
-/** Write one file per failed id; returns the paths written. */
+/**
+ * Write one file per failed id, and one per warned id (a warning and no error); returns the paths written.
+ * An id's file is built from its error findings when it has any, else from its warnings.
+ */
 export function writeBugReports(dir: string, findings: readonly ReportFinding[], ctx: BugReportContext): string[] {
   const byId = new Map<string, ReportFinding[]>();
   for (const f of findings.filter((x) => x.severity === 'error')) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
+  const warned = new Map<string, ReportFinding[]>();
+  for (const f of findings.filter((x) => x.severity === 'warning' && !byId.has(x.id))) warned.set(f.id, [...(warned.get(f.id) ?? []), f]);
+  for (const [id, list] of warned) byId.set(id, list);
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for (const [id, list] of byId) {
