@@ -134,4 +134,33 @@ describe('the run outcome', () => {
     assert.match(xml, /tests="5" failures="1"/);
     assert.match(xml, /known failure \(baseline\): F4 violated.* — accepted because: timestamps are fixed in 2\.0/);
   });
+
+  it('a violation of another id seen by a scenario that failed on its own: still under its own id, its own testcase, its own baseline entry', () => {
+    const mixed = summarize(
+      messages([
+        {
+          name: 'max_frames 1',
+          tags: ['@B4'],
+          status: 'FAILED',
+          message: 'B4 violated: 6 frames returned',
+          findings: [
+            { id: 'B4', severity: 'error', message: 'B4 violated: 6 frames returned' },
+            { id: 'H4', severity: 'error', message: 'H4 violated: the error reply carries no id' },
+          ],
+        },
+      ]),
+    );
+    const o = runOutcome(mixed);
+    assert.deepEqual(o.findings.map((f) => [f.id, f.seen_in]), [['B4', 'own-probe'], ['H4', 'other-probe']]);
+    assert.deepEqual(o.otherProbeIds, ['H4']);
+    assert.match(summaryLine(o), /; failed ids: B4, H4 \(only in replies to other probes\); warned ids: none$/);
+    const xml = renderJunit(mixed, { targetName: 't' });
+    assert.match(xml, /tests="2" failures="2"/);
+    assert.match(xml, /name="H4 \[seen in replies to other probes\]"/);
+    assert.match(xml, /reported under H4\): H4 violated: the error reply carries no id/);
+    const b = applyKnownFailures(mixed, [{ id: 'B4', reason: 'later', where: 'b entry 1' }]);
+    assert.deepEqual(b.accepted.map((a) => a.entry.id), ['B4'], 'the scenario is accepted by its own id');
+    assert.deepEqual(b.unlistedIds, ['H4'], 'H4 stays unlisted, once');
+    assert.deepEqual(b.unlisted, []);
+  });
 });

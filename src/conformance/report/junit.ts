@@ -93,7 +93,7 @@ export function renderJunit(summary: SuiteSummary, opts: JunitOptions): string {
       } else if (isSkipped(s)) out.push(`      <skipped message="${xml(s.not_applicable ?? 'skipped')}"/>`);
       const sysout: string[] = warnings.map((w) => `warning: ${w.message}`);
       // an error finding for an id this scenario does not probe (seen in a reply it received)
-      for (const f of s.findings) if (f.severity === 'error' && !s.ids.includes(f.id) && !(s.status === 'failed' && failingIds(s).includes(f.id))) sysout.push(`seen in a reply to this scenario's probe (reported under ${f.id}): ${f.message}`);
+      for (const f of s.findings) if (f.severity === 'error' && !s.ids.includes(f.id)) sysout.push(`seen in a reply to this scenario's probe (reported under ${f.id}): ${f.message}`);
       const accepted = opts.accepted?.get(s);
       if (accepted !== undefined) sysout.push(`known failure (baseline): ${s.message?.split('\n')[0] ?? s.status} — accepted because: ${accepted}`);
       if (sysout.length > 0) out.push(`      <system-out>${xml(sysout.join('\n'))}</system-out>`);

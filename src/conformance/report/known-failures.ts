@@ -92,9 +92,12 @@ function matchesScenario(entry: KnownFailure, s: ScenarioSummary): boolean {
 export function applyKnownFailures(summary: SuiteSummary, entries: readonly KnownFailure[]): KnownFailuresOutcome {
   const out: KnownFailuresOutcome = { accepted: [], unlisted: [], acceptedIds: [], unlistedIds: [], stale: [], notExercised: [] };
   const used = new Set<KnownFailure>();
+  const otherProbe = new Set(runOutcome(summary).otherProbeIds);
   for (const s of summary.scenarios.filter((x) => FAILING_STATUSES.has(x.status))) {
     const byScenario = entries.find((e) => matchesScenario(e, s));
-    const ids = failingIds(s);
+    // an id seen only in replies to other probes is listed by id below, not as this scenario's failure
+    const own = failingIds(s).filter((id) => !otherProbe.has(id));
+    const ids = own.length > 0 ? own : failingIds(s);
     const byIds = ids.map((id) => entries.find((e) => e.id === id));
     if (byScenario) {
       used.add(byScenario);
@@ -105,7 +108,7 @@ export function applyKnownFailures(summary: SuiteSummary, entries: readonly Know
     } else out.unlisted.push(s);
   }
   // a violation seen only in replies to other probes is a failure of its id too: listed by id, or unlisted
-  for (const id of runOutcome(summary).otherProbeIds) {
+  for (const id of otherProbe) {
     const entry = entries.find((e) => e.id === id);
     if (entry) {
       used.add(entry);

@@ -8,8 +8,8 @@
  * - a failed scenario's findings (or, when it names none, one per id it is charged with: failingIds);
  * - an error finding in a scenario that did not fail on it — a violation seen in a reply to another probe
  *   (`seen_in: "other-probe"`) — is a finding under its own id, naming the scenario that observed it; an id
- *   that no failed scenario is charged with is listed in `otherProbeIds` (JUnit gives it a testcase of its
- *   own, the summary line names it);
+ *   all of whose findings are such is listed in `otherProbeIds` (JUnit gives it a testcase of its own, the
+ *   summary line says "only in replies to other probes");
  * - every warning;
  * - inconclusive and unverified scenarios are counted apart: never failed, never passed.
  */
@@ -26,8 +26,8 @@ export interface ReportFinding {
   /** The scenario whose exchange showed it. */
   scenario: { name: string; uri: string; line: number; ids: string[] };
   /**
-   * `own-probe`: the scenario is tagged with the id, or failed on it; `other-probe`: seen in a reply the
-   * scenario received while it probed other ids (the scenario's own ids may have passed).
+   * `own-probe`: the scenario probes the id (is tagged with it), or its failure message names it;
+   * `other-probe`: seen in a reply the scenario received while it probed other ids (its own ids may have passed).
    */
   seen_in: 'own-probe' | 'other-probe';
   evidence: WireEntry[];
@@ -69,7 +69,9 @@ export function reportFindings(summary: { scenarios: readonly ScenarioSummary[] 
         : { evidence: [], evidence_omitted: `the first ${MAX_FINDINGS_WITH_EVIDENCE} findings of this scenario carry their evidence; the scenario's transcript attachment has every line` };
     const failed = sc.status === 'failed';
     const charged = failed ? failingIds(sc) : [];
-    const seenIn = (id: string): ReportFinding['seen_in'] => (sc.ids.includes(id) || charged.includes(id) ? 'own-probe' : 'other-probe');
+    // a finding for an id the scenario does not probe was seen in a reply to its probe of other ids, whatever
+    // the scenario's own verdict
+    const seenIn = (id: string): ReportFinding['seen_in'] => (sc.ids.includes(id) ? 'own-probe' : 'other-probe');
     const errors = sc.findings.filter((f) => f.severity === 'error');
     for (const f of errors) out.push({ id: f.id, severity: 'error', pointer: f.pointer, message: f.message, scenario, seen_in: seenIn(f.id), ...evidence(f) });
     if (failed) {
@@ -96,7 +98,7 @@ export interface RunOutcome {
   failedIds: string[];
   /** Ids with a warning finding and no error, in first-seen order. */
   warnedIds: string[];
-  /** Failed ids no failed scenario is charged with: every one of their findings was seen in a reply to another probe. */
+  /** Failed ids whose every error finding was seen in a reply to another probe (no scenario probing the id failed on it). */
   otherProbeIds: string[];
   /** Scenario counts by status. */
   totals: Record<ScenarioStatus, number>;
@@ -108,8 +110,8 @@ export function runOutcome(summary: { scenarios: readonly ScenarioSummary[] }): 
   const failed = scenarios.filter((s) => FAILING_STATUSES.has(s.status));
   const failedIds = [...new Set(findings.filter((f) => f.severity === 'error').map((f) => f.id))];
   const warnedIds = [...new Set(findings.filter((f) => f.severity === 'warning' && !failedIds.includes(f.id)).map((f) => f.id))];
-  const charged = new Set(scenarios.filter((s) => s.status === 'failed').flatMap((s) => failingIds(s)));
-  const otherProbeIds = failedIds.filter((id) => !charged.has(id));
+  const own = new Set(findings.filter((f) => f.severity === 'error' && f.seen_in === 'own-probe').map((f) => f.id));
+  const otherProbeIds = failedIds.filter((id) => !own.has(id));
   const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, 'not-applicable': 0, inconclusive: 0, unverified: 0, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 };
   for (const s of scenarios) totals[s.status]++;
   return {
