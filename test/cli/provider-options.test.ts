@@ -4,9 +4,10 @@
 // to the suite for a provider it did not bundle, make that scenario run instead of not applying.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { applyProviderTargetOptions } from '../../src/cli/suite-command.js';
 import { ConfigError } from '../../src/conformance/suite/config.js';
@@ -64,6 +65,37 @@ describe('--file-root and --retired-id', () => {
     assert.match(without.not_applicable ?? '', /pass --retired-id ID, or set CGP_PROVIDER_RETIRED_IDS/);
     const withIds = await run(RETIRED_FRAME_IDS.flatMap((id) => ['--retired-id', id]));
     assert.equal(withIds.status, 'passed');
+  });
+
+  it('--file-root reaches the S6.2 probe: a corpus outside every trusted root is not applicable without it, witnessed with it', { timeout: 120_000 }, async () => {
+    // the bundled corpus copied outside the working directory (ROOT), served from there
+    const dir = mkdtempSync(join(tmpdir(), 'cgp-own-corpus-'));
+    mkdirSync(join(dir, 'fixtures'), { recursive: true });
+    cpSync(join(ROOT, 'fixtures', 'provider'), join(dir, 'fixtures', 'provider'), { recursive: true });
+    const script = join(dir, 'provider.mts');
+    writeFileSync(
+      script,
+      [
+        `import { createProvider } from ${JSON.stringify(pathToFileURL(join(ROOT, 'src', 'provider', 'core.ts')).href)};`,
+        `import { runStdioProvider } from ${JSON.stringify(pathToFileURL(join(ROOT, 'src', 'provider', 'serve.ts')).href)};`,
+        `process.exit(await runStdioProvider({}, createProvider({ root: ${JSON.stringify(dir)}, requireHandshake: true })));`,
+      ].join('\n'),
+    );
+    try {
+      const run = async (extra: string[]) => {
+        const r = await cli(['stdio', '--json', '--tags', '@S6.2-digested-bytes', '--out', join(DIR, `s62-${extra.length}`), ...extra, '--', process.execPath, '--import', 'tsx', script]);
+        assert.equal(r.code, 0, r.stderr);
+        const doc = JSON.parse(r.stdout) as { ids: Array<{ id: string; status: string }>; scenarios: Array<{ ids: string[]; status: string; not_applicable?: string }> };
+        return { id: doc.ids.find((i) => i.id === 'S6.2-digested-bytes')?.status, scenario: doc.scenarios.find((s) => s.ids.includes('S6.2-digested-bytes')) };
+      };
+      const without = await run([]);
+      assert.equal(without.id, 'not-applicable', JSON.stringify(without));
+      assert.match(without.scenario?.not_applicable ?? '', /outside every trusted root.*pass --file-root DIR \(or set CGP_PROVIDER_FILE_ROOTS\)/);
+      const withRoot = await run(['--file-root', dir]);
+      assert.equal(withRoot.id, 'witnessed', JSON.stringify(withRoot));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a --file-root that is not a directory is one usage error (exit 2) before anything runs', { timeout: 60_000 }, async () => {
