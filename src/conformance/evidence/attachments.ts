@@ -27,7 +27,6 @@ export const TARGET_MEDIA_TYPE = 'application/vnd.cgp.target+json';
 export type HarnessOutcome = 'inconclusive' | 'unverified';
 
 const UNVERIFIED = /(?:^|: )unverified: needs (\S+)/;
-const COULD_NOT_OBSERVE = /(?:^|: )could not observe ([A-Za-z0-9.-]*[A-Za-z0-9](?:, [A-Za-z0-9.-]*[A-Za-z0-9])*): /;
 
 /**
  * The reason as a reader should see it: "unverified: needs …" and "could not observe <ID>: …" without the
@@ -45,9 +44,4 @@ export function harnessOutcome(message: string): HarnessOutcome {
 /** The capability an unverified scenario needs ("unverified: needs http — …" → http), else undefined. */
 export function unverifiedCapability(message: string): string | undefined {
   return UNVERIFIED.exec(message)?.[1];
-}
-
-/** The ids a failed precondition could not be observed for ("could not observe F2, F3: …" → F2, F3), else undefined. */
-export function unobservedId(message: string): string | undefined {
-  return COULD_NOT_OBSERVE.exec(message)?.[1];
 }

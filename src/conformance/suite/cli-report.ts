@@ -10,7 +10,6 @@
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { RunSuiteResult } from '../run/run-suite.js';
 import { runOutcome, summaryLine, minimalEvidence } from '../report/outcome.js';
-import { unobservedId } from '../evidence/attachments.js';
 import type { ScenarioSummary } from './summary.js';
 
 /**
@@ -116,13 +115,7 @@ export function textReport(result: RunSuiteResult): string {
     }
   }
   if (outcome.notApplicable.length > 0) lines.push('', 'not applicable:', ...outcome.notApplicable.map((sc) => `  ${where(sc)}\n    ${sc.not_applicable ?? ''}`));
-  if (outcome.inconclusive.length > 0) {
-    lines.push('', 'inconclusive (never a pass, never a failure):');
-    for (const sc of outcome.inconclusive) {
-      const id = unobservedId(sc.harness_error ?? '');
-      lines.push(`  ${where(sc)}${id !== undefined ? ` — ${id} not observed` : ''}`, `    ${sc.harness_error ?? ''}`);
-    }
-  }
+  if (outcome.inconclusive.length > 0) lines.push('', 'inconclusive (never a pass, never a failure):', ...outcome.inconclusive.map((sc) => `  ${where(sc)}\n    ${sc.harness_error ?? ''}`));
   if (outcome.unverified.length > 0) lines.push('', 'unverified (inconclusive, never a pass, never a failure):', ...outcome.unverified.map((sc) => `  ${where(sc)}\n    ${sc.harness_error ?? ''}`));
   // One line per distinct warning (a reply-level warning can be observed by several scenarios).
   const warnings = [...new Set(outcome.findings.filter((f) => f.severity === 'warning').map((f) => f.message))];
