@@ -121,6 +121,7 @@ describe('every output tells the same story', () => {
     assert.deepEqual(counts, { tests: 4, failures: 1, errors: 0 });
     assert.match(o.junit, /<testcase [^>]*name="F4 \[seen in replies to other probes\]"[^>]*>\s*<failure message="F4 violated[^"]*" type="ConformanceFailure">[^<]*seen by scenario: features\/provider\/budget\.feature:\d+/);
     assert.equal((o.junit.match(/<failure /g) ?? []).length, 1);
+    assert.match(o.junit, /<failure [^>]*>F4 failed in replies[^<]*wire evidence[^<]*&lt;&lt; shared [^<]*last tuesday/, 'the evidence of the F4 finding');
 
     // 3. JSON: ids[] and findings[] agree — F4 failed, each finding under F4 naming the scenario that saw it, with its evidence
     assert.equal(o.doc.exit_code, 1);
@@ -203,6 +204,7 @@ describe('every output tells the same story', () => {
     assert.match(summaryLine(o.text.stdout), /; failed ids: none; warned ids: S6\.3-content-digest$/);
     assert.deepEqual(junitCounts(o.junit), { tests: 1, failures: 0, errors: 0 });
     assert.match(o.junit, /<system-out>warning: S6\.3-content-digest warning: /);
+    assert.match(o.junit, /the lines that show them \(&gt;&gt; sent to the target, &lt;&lt; received from it\):\n&gt;&gt; shared [^\n]*&quot;type&quot;:&quot;query&quot;[^\n]*\n&lt;&lt; shared [^\n]*&quot;type&quot;:&quot;frames&quot;/, 'the warning\'s evidence');
     assert.equal(o.doc.ids.find((i) => i.id === 'S6.3-content-digest')?.status, 'warning');
     assert.ok(o.doc.findings.length > 0);
     for (const f of o.doc.findings) {

@@ -94,6 +94,10 @@ export function renderJunit(summary: SuiteSummary, opts: JunitOptions): string {
       const sysout: string[] = warnings.map((w) => `warning: ${w.message}`);
       // an error finding for an id this scenario does not probe (seen in a reply it received)
       for (const f of s.findings) if (f.severity === 'error' && !s.ids.includes(f.id)) sysout.push(`seen in a reply to this scenario's probe (reported under ${f.id}): ${f.message}`);
+      // the lines that show them (the exchanges the warnings and the other-probe findings were found in)
+      const shown = s.findings.filter((f) => f.severity === 'warning' || !s.ids.includes(f.id));
+      const wire = [...new Set(shown.flatMap((f) => f.wire ?? []))].sort((a, b) => a - b).filter((i) => i >= 0 && i < (s.transcript?.length ?? 0));
+      if (wire.length > 0) sysout.push('', 'the lines that show them (>> sent to the target, << received from it):', formatTranscript(wire.map((i) => s.transcript![i]!)));
       const accepted = opts.accepted?.get(s);
       if (accepted !== undefined) sysout.push(`known failure (baseline): ${s.message?.split('\n')[0] ?? s.status} — accepted because: ${accepted}`);
       if (sysout.length > 0) out.push(`      <system-out>${xml(sysout.join('\n'))}</system-out>`);
