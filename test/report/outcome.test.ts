@@ -11,6 +11,8 @@ import { renderJunit } from '../../src/conformance/report/junit.js';
 import { applyKnownFailures } from '../../src/conformance/report/known-failures.js';
 import { parseMessages } from '../../src/conformance/report/messages.js';
 import { buildCoverageFromScenarios } from '../../src/conformance/report/build.js';
+import { renderBugReport } from '../../src/conformance/report/bug-report.js';
+import { checkReply } from '../../src/conformance/suite/checks.js';
 
 interface Planned {
   name: string;
@@ -162,5 +164,15 @@ describe('the run outcome', () => {
     assert.deepEqual(b.accepted.map((a) => a.entry.id), ['B4'], 'the scenario is accepted by its own id');
     assert.deepEqual(b.unlistedIds, ['H4'], 'H4 stays unlisted, once');
     assert.deepEqual(b.unlisted, []);
+  });
+
+  it('an error reply without its id reads as a sentence, in the finding and the bug report title', () => {
+    const ev = checkReply({ type: 'error', error: { code: 'invalid_request', message: 'bad' } }, { requestId: 'q-7' });
+    const h4 = ev.findings.find((f) => f.id === 'H4');
+    assert.ok(h4, JSON.stringify(ev.findings));
+    assert.match(h4.message, /^H4 violated: the error reply carries no id; the request carried id "q-7"/);
+    assert.doesNotMatch(h4.message, /carries id absent/);
+    const title = renderBugReport('H4', [{ ...h4, scenario: { name: 's', uri: 'u', line: 1, ids: ['R1'] }, seen_in: 'other-probe', evidence: [] }], { targetName: 't', targetLabel: 't', toolVersion: '0', repro: (id) => `repro ${id}` }).split('\n')[0];
+    assert.match(title!, /^# `H4` violated: the error reply carries no id; /);
   });
 });
