@@ -13,8 +13,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { RunSuiteResult } from '../conformance/run/run-suite.js';
-import { EXIT_HARNESS_ERROR } from '../conformance/run/exit-codes.js';
-import { exitCodeOf, reportFindings } from '../conformance/suite/cli-report.js';
+import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_OK } from '../conformance/run/exit-codes.js';
+import { exitCodeOf } from '../conformance/suite/cli-report.js';
+import { reportFindings, runOutcome } from '../conformance/report/outcome.js';
 import type { ScenarioSummary, SuiteSummary } from '../conformance/suite/summary.js';
 import { junitTargetName, renderJunit } from '../conformance/report/junit.js';
 import { applyKnownFailures, describeEntry, failingIds, readKnownFailures, type KnownFailure, type KnownFailuresOutcome } from '../conformance/report/known-failures.js';
@@ -45,7 +46,7 @@ export function addCiKitOptions(cmd: Command): Command {
   return cmd
     .option('--junit <file>', 'also write the JUnit XML here (suites named after the target; failures carry the wire transcript)')
     .option('--html <file>', 'write the report page (coverage.html: failures first, transcripts, filters) here')
-    .option('--bug-report <dir>', 'write one Markdown bug report per failed id into this directory')
+    .option('--bug-report <dir>', 'write one Markdown bug report per failed or warned id into this directory')
     .option('--strict', 'warnings (SHOULD not met) fail the run too')
     .option('--baseline <file>', 'known failures (YAML or JSON list of {id or scenario, reason}): listed failures exit 0, unlisted ones 1, a listed one that passed 1 (stale)');
 }
@@ -103,14 +104,14 @@ function mergedSummary(runs: readonly RunSuiteResult[]): SuiteSummary {
       else ids.set(i.id, { id: i.id, status: rank[i.status] > rank[prev.status] ? i.status : prev.status, scenarios: [...prev.scenarios, ...i.scenarios] });
     }
   }
-  const totals = { ...runs[0]!.summary.totals };
-  for (const r of runs.slice(1)) for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += r.summary.totals[k];
+  const totals: Record<string, number> = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.summary.totals)) totals[k] = (totals[k] ?? 0) + (v ?? 0);
   const target = runs.find((r) => r.summary.target)?.summary.target;
   return {
     success: runs.every((r) => r.summary.success),
     scenarios: runs.flatMap((r) => r.summary.scenarios),
     ids: [...ids.values()],
-    totals,
+    totals: totals as SuiteSummary['totals'],
     harness_errors: runs.reduce((n, r) => n + r.summary.harness_errors, 0),
     ...(target ? { target } : {}),
   };
@@ -140,6 +141,9 @@ export async function applyCiKitToRuns(
   }
   const summary = mergedSummary(ran);
   const accepted = new Map<ScenarioSummary, string>();
+  const acceptedIds = new Map<string, string>();
+  const outcomeAll = runOutcome(summary);
+  const firstSeen = (id: string) => outcomeAll.findings.find((f) => f.id === id && f.severity === 'error')?.scenario;
   let outcome: KnownFailuresOutcome | undefined;
   let code = base;
   const warnings = summary.scenarios.flatMap((s) => s.findings.filter((f) => f.severity === 'warning').map((f) => ({ s, f })));
@@ -147,6 +151,7 @@ export async function applyCiKitToRuns(
   if (prepared.baseline !== undefined) {
     outcome = applyKnownFailures(summary, prepared.baseline);
     for (const a of outcome.accepted) accepted.set(a.scenario, a.entry.reason);
+    for (const a of outcome.acceptedIds) acceptedIds.set(a.id, a.entry.reason);
     // --strict: a warning whose id is listed is accepted too (and keeps its entry from being stale)
     const listedIds = new Set(prepared.baseline.filter((e) => e.id !== undefined).map((e) => e.id!));
     const strictUnlisted = strictFailures.filter((w) => !listedIds.has(w.f.id));
@@ -154,20 +159,31 @@ export async function applyCiKitToRuns(
     for (const a of outcome.accepted) lines.push(`known failure (baseline): ${failingIds(a.scenario).join(', ')} in ${a.scenario.uri}:${a.scenario.line} ${a.scenario.name} — ${a.entry.reason}`);
     for (const e of outcome.stale) lines.push(`stale baseline entry: remove it — ${describeEntry(e)} (${e.where}) passed in this run`);
     for (const e of outcome.notExercised) lines.push(`baseline entry not exercised by this run: ${describeEntry(e)} (${e.where})`);
-    for (const s of outcome.unlisted) lines.push(`not in the baseline: ${s.harness_error !== undefined ? 'harness error' : failingIds(s).join(', ')} in ${s.uri}:${s.line} ${s.name}`);
+    for (const a of outcome.acceptedIds) lines.push(`known failure (baseline): ${a.id} (seen in replies to other probes) — ${a.entry.reason}`);
+    for (const s of outcome.unlisted) lines.push(`not in the baseline: ${failingIds(s).join(', ')} in ${s.uri}:${s.line} ${s.name}`);
+    for (const id of outcome.unlistedIds) lines.push(`not in the baseline: ${id} (seen in replies to other probes, e.g. by ${firstSeen(id)?.uri ?? '?'}:${firstSeen(id)?.line ?? 0} ${firstSeen(id)?.name ?? ''})`);
     for (const w of strictUnlisted) lines.push(`--strict: warning not in the baseline: ${w.f.message}`);
     // Only a concluded run (0 / 1) is re-judged; never answered (3) and harness error (4) keep their code,
     // but a --strict warning not in the baseline is a definite failure, which outranks an inconclusive run.
     if (base === EXIT_HARNESS_ERROR && strictUnlisted.length > 0) code = 1;
     if (base === 0 || base === 1) {
-      code = outcome.unlisted.length > 0 || outcome.stale.length > 0 || strictUnlisted.length > 0 ? 1 : 0;
-      // a failure the baseline cannot see (no scenario failed, yet the run did not succeed) keeps failing
-      if (base === 1 && outcome.accepted.length === 0 && outcome.unlisted.length === 0) code = 1;
+      const definite = outcome.unlisted.length > 0 || outcome.unlistedIds.length > 0 || outcome.stale.length > 0 || strictUnlisted.length > 0;
+      // every failure accepted, but scenarios left inconclusive or unverified: the run still did not conclude
+      const open = outcomeAll.inconclusive.length + outcomeAll.unverified.length > 0;
+      code = definite ? EXIT_MUST_FAILED : open && base === 1 ? EXIT_HARNESS_ERROR : EXIT_OK;
+      // a failure the baseline cannot see (nothing failed that it could list, yet the run did not succeed) keeps failing
+      if (base === 1 && outcome.accepted.length + outcome.acceptedIds.length + outcome.unlisted.length + outcome.unlistedIds.length === 0) code = EXIT_MUST_FAILED;
     }
     json.baseline = {
       file: opts.baseline,
-      accepted: outcome.accepted.map((a) => ({ ids: failingIds(a.scenario), scenario: { name: a.scenario.name, uri: a.scenario.uri, line: a.scenario.line }, reason: a.entry.reason })),
-      unlisted: outcome.unlisted.map((s) => ({ ids: failingIds(s), scenario: { name: s.name, uri: s.uri, line: s.line } })),
+      accepted: [
+        ...outcome.accepted.map((a) => ({ ids: failingIds(a.scenario), scenario: { name: a.scenario.name, uri: a.scenario.uri, line: a.scenario.line }, reason: a.entry.reason })),
+        ...outcome.acceptedIds.map((a) => ({ ids: [a.id], scenario: scenarioAt(firstSeen(a.id)), seen_in: 'other-probe', reason: a.entry.reason })),
+      ],
+      unlisted: [
+        ...outcome.unlisted.map((s) => ({ ids: failingIds(s), scenario: { name: s.name, uri: s.uri, line: s.line } })),
+        ...outcome.unlistedIds.map((id) => ({ ids: [id], scenario: scenarioAt(firstSeen(id)), seen_in: 'other-probe' })),
+      ],
       stale: outcome.stale.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : { scenario: e.scenario }), reason: e.reason, message: 'stale baseline entry: remove it' })),
       not_exercised: outcome.notExercised.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : { scenario: e.scenario }), reason: e.reason })),
     };
@@ -179,7 +195,7 @@ export async function applyCiKitToRuns(
   if (opts.strict) json.strict = true;
 
   // The enriched JUnit replaces cucumber's in the reports dir (per run), and goes to --junit (all runs).
-  const junitOf = (s: SuiteSummary, n: string) => renderJunit(s, { targetName: n, accepted, ...(opts.strict ? { strict: true } : {}) });
+  const junitOf = (s: SuiteSummary, n: string) => renderJunit(s, { targetName: n, accepted, acceptedIds, ...(opts.strict ? { strict: true } : {}) });
   for (const r of ran) write(r.junitPath, junitOf(r.summary, ran.length === 1 ? name : targetName(r)));
   const files: Record<string, unknown> = {};
   if (opts.junit !== undefined) {
@@ -203,7 +219,11 @@ export async function applyCiKitToRuns(
     // each finding reproduces against the run that found it
     const findings = ran.flatMap((r) => reportFindings(r.summary).map((f) => ({ f, r })));
     const runOf = new Map<string, RunSuiteResult>();
-    for (const { f, r } of findings) if (f.severity === 'error' && !runOf.has(f.id)) runOf.set(f.id, r);
+    for (const { f, r } of findings) {
+      if (f.severity !== 'error') continue;
+      // an id seen in a reply to another probe reproduces with that probe's ids
+      for (const id of [f.id, ...f.scenario.ids]) if (!runOf.has(id)) runOf.set(id, r);
+    }
     const { writeBugReports } = await import('../conformance/report/bug-report.js');
     const written = writeBugReports(
       opts.bugReport,
@@ -216,11 +236,15 @@ export async function applyCiKitToRuns(
       },
     );
     files.bug_reports = written;
-    lines.push(`bug reports: ${written.length === 0 ? 'none (no failed id)' : written.join(', ')}`);
+    lines.push(`bug reports: ${written.length === 0 ? 'none (no failed or warned id)' : written.join(', ')}`);
   }
   if (Object.keys(files).length > 0) json.files = files;
   json.exit_code = code;
   return { exitCode: code, lines, json, ...(outcome ? { baseline: outcome } : {}) };
+}
+
+function scenarioAt(s: { name: string; uri: string; line: number } | undefined): { name: string; uri: string; line: number } {
+  return s ? { name: s.name, uri: s.uri, line: s.line } : { name: '', uri: '', line: 0 };
 }
 
 function xmlAttr(text: string): string {
@@ -236,7 +260,7 @@ export async function bugReportsFromMessages(dir: string, messages: readonly str
   const { writeBugReports } = await import('../conformance/report/bug-report.js');
   const details = detailsFromMessages(messages);
   const scenarios = details.scenarios ?? [];
-  const summary: SuiteSummary = { success: false, scenarios: [...scenarios], ids: [], totals: { passed: 0, failed: 0, 'not-applicable': 0, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 }, harness_errors: 0 };
+  const summary = { scenarios: [...scenarios] };
   const t = details.target;
   const ack = t?.ack;
   const p = ack && typeof ack.provider === 'object' && ack.provider !== null ? (ack.provider as Record<string, unknown>) : undefined;

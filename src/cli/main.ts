@@ -75,7 +75,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'explain',
-    term: 'explain [options] <id>',
+    term: 'explain [options] [id]',
     description: 'explain an anchor or rule id: requirement, SPEC.md passage, interpretations, witnessing scenarios, red-team modes',
     load: async () => (await importCommand<typeof import('./commands/explain.js')>('explain')).registerExplainCommand,
   },

@@ -5,6 +5,8 @@
  * Exit codes (docs/architecture.md "Exit codes"): 0 conformant (warnings allowed) · 1 a MUST failed · 2 usage or configuration
  * error · 3 the target never answered the handshake · 4 harness error (the run is inconclusive).
  */
+import { statSync } from 'node:fs';
+import { delimiter, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../conformance/run/run-suite.js';
 import { EXIT_USAGE, exitCodesHelp } from '../conformance/run/exit-codes.js';
@@ -37,6 +39,61 @@ export function addCommonSuiteOptions(cmd: Command, defaultReportName: string): 
     .addHelpText('after', EXIT_CODES_HELP);
 }
 
+/** `--file-root DIR` and `--retired-id ID` (repeatable): what a provider author tells the suite about the provider. */
+export interface ProviderTargetOptions {
+  fileRoot?: string[];
+  retiredId?: string[];
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/**
+ * The provider suite commands' options for what only the provider's author knows (stdio, http). Each has an
+ * environment variable as its alias: CGP_PROVIDER_FILE_ROOTS (path-delimiter separated) and
+ * CGP_PROVIDER_RETIRED_IDS (comma separated); options and variables add up.
+ */
+export function addProviderTargetOptions(cmd: Command): Command {
+  return cmd
+    .option(
+      '--file-root <dir>',
+      `a directory whose files the suite may re-read to check the digest of file provenance (S6.2); repeatable. A stdio provider's working directory is trusted already; nothing outside these is ever read. Alias: CGP_PROVIDER_FILE_ROOTS (separated by "${delimiter}")`,
+      collect,
+    )
+    .option(
+      '--retired-id <id>',
+      'a frame id the provider has retired, which verify must never call valid (V3); repeatable. Without one, that probe is unwitnessed. Alias: CGP_PROVIDER_RETIRED_IDS (comma separated)',
+      collect,
+    );
+}
+
+/**
+ * Check --file-root / --retired-id and hand them to the run through their environment aliases (the run
+ * reads CGP_PROVIDER_FILE_ROOTS and CGP_PROVIDER_RETIRED_IDS), after any value the environment already has.
+ * Throws ConfigError (a usage error, exit 2) for a root that is not a directory or an id that cannot be passed on.
+ */
+export function applyProviderTargetOptions(opts: ProviderTargetOptions, env: NodeJS.ProcessEnv = process.env): void {
+  const roots = (opts.fileRoot ?? []).map((dir) => {
+    const abs = resolvePath(dir);
+    let isDir = false;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) throw new ConfigError(`--file-root ${JSON.stringify(dir)}: no such directory (${abs})`);
+    if (abs.includes(delimiter)) throw new ConfigError(`--file-root ${JSON.stringify(dir)}: the path contains "${delimiter}", which separates roots in CGP_PROVIDER_FILE_ROOTS`);
+    return abs;
+  });
+  const ids = (opts.retiredId ?? []).map((id) => {
+    if (id.trim() === '') throw new ConfigError('--retired-id expects a frame id, got an empty string');
+    if (id.includes(',') || id.trim() !== id) throw new ConfigError(`--retired-id ${JSON.stringify(id)}: a frame id with a comma or surrounding spaces cannot be passed on (CGP_PROVIDER_RETIRED_IDS is comma separated)`);
+    return id;
+  });
+  const join = (current: string | undefined, more: string[], sep: string) => [...(current ?? '').split(sep).filter((x) => x !== ''), ...more].join(sep);
+  if (roots.length > 0) env.CGP_PROVIDER_FILE_ROOTS = join(env.CGP_PROVIDER_FILE_ROOTS, roots, delimiter);
+  if (ids.length > 0) env.CGP_PROVIDER_RETIRED_IDS = join(env.CGP_PROVIDER_RETIRED_IDS, ids, ',');
+}
+
 /** Parse a positive millisecond option; undefined when absent; throws ConfigError otherwise. */
 export function parseMs(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -65,7 +122,7 @@ export function usageError(command: string, message: string): void {
 export async function runSuiteCommand(
   command: string,
   build: (common: { tags?: string; timeouts: RunSuiteOptions['timeouts']; reportsDir?: string }) => RunSuiteOptions,
-  opts: CommonSuiteOptions & { shutdownGrace?: string },
+  opts: CommonSuiteOptions & ProviderTargetOptions & { shutdownGrace?: string },
 ): Promise<RunSuiteResult | undefined> {
   let result: RunSuiteResult;
   let kit;
@@ -74,6 +131,7 @@ export async function runSuiteCommand(
     const timeout = parseMs('--timeout', opts.timeout);
     const grace = parseMs('--shutdown-grace', opts.shutdownGrace);
     const reportsDir = outDirOption(opts);
+    applyProviderTargetOptions(opts);
     const timeouts = {
       ...(timeout !== undefined ? { handshakeMs: timeout, requestMs: timeout } : {}),
       ...(grace !== undefined ? { shutdownGraceMs: grace } : {}),

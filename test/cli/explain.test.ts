@@ -55,4 +55,29 @@ describe('cgp-conformance explain', () => {
     assert.match(r.stderr, /unknown anchor or rule id "B44"; nearest: B4,/);
     assert.deepEqual(nearestIds('s6.3-digest').includes('S6.3-content-digest'), true);
   });
+
+  it('--list: every anchor and rule id, each with its requirement on one line; --json; an id and --list is a usage error', () => {
+    const { anchors, rules } = loadCatalogue();
+    const r = run(['--list']);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    for (const entry of [...anchors, ...rules]) {
+      const row = lines.filter((l) => l.startsWith(`${entry.id} `));
+      assert.equal(row.length, 1, `${entry.id} is listed once`);
+      assert.ok(row[0]!.endsWith(entry.text.replace(/\s+/g, ' ').trim()), `${entry.id}: its requirement on one line`);
+      assert.match(row[0]!, new RegExp(`^${entry.id.replace(/\./g, '\\.')} +${entry.level} +${entry.side} +§${entry.section.replace(/\./g, '\\.')} `));
+    }
+    assert.match(r.stdout, /^61 anchors \(SPEC\.md requirement tables\):\nH1 /);
+    const json = run(['--list', '--json']);
+    assert.equal(json.status, 0, json.stderr);
+    const list = JSON.parse(json.stdout) as Array<{ id: string; requirement: string }>;
+    assert.deepEqual(list.map((e) => e.id), [...anchors, ...rules].map((e) => e.id));
+    assert.ok(list.every((e) => !e.requirement.includes('\n') && e.requirement !== ''));
+    const both = run(['B4', '--list']);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /give an id or --list, not both/);
+    const neither = run([]);
+    assert.equal(neither.status, 2);
+    assert.match(neither.stderr, /missing the id to explain .* or --list for every id/);
+  });
 });

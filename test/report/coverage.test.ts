@@ -107,11 +107,11 @@ describe('status derivation from cucumber messages', () => {
     assert.equal(e.reason, 'no passing witness (1 pending)');
   });
 
-  test('a harness error is never counted against the target, nor as a pass', () => {
+  test('a harness error is inconclusive: never counted against the target, nor as a pass', () => {
     const e = entry(report, 'G2');
     assert.equal(e.status, 'unwitnessed');
-    assert.equal(e.reason, 'no passing witness (1 harness-error)');
-    assert.deepEqual(e.witnesses.map((w) => [w.line, w.status]), [[65, 'harness-error']]);
+    assert.equal(e.reason, 'no passing witness (1 inconclusive)');
+    assert.deepEqual(e.witnesses.map((w) => [w.line, w.status]), [[65, 'inconclusive']]);
   });
 
   test('an anchor no scenario carries is unwitnessed, loudly', () => {

@@ -88,7 +88,7 @@ describe('verdict per mode (synthetic results)', () => {
   });
 
   test('pass, skip, not-applicable, pending and blocked do not count', () => {
-    for (const status of ['passed', 'skipped', 'not-applicable', 'pending', 'undefined', 'harness-error'] as const) {
+    for (const status of ['passed', 'skipped', 'not-applicable', 'pending', 'undefined', 'inconclusive', 'unverified'] as const) {
       const r = evaluateMode(mode(['F6']), [scenario(['@F6'], status)], index);
       assert.equal(r.verdict, 'not-caught', status);
     }

@@ -8,7 +8,7 @@ import { verdictText, writeCoverage } from '../../conformance/report/index.js';
 import { resolveReportsDir } from '../../conformance/run/reports-dir.js';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../conformance/run/run-suite.js';
 import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK } from '../../conformance/run/exit-codes.js';
-import { exitCodeOf, jsonReport } from '../../conformance/suite/cli-report.js';
+import { exitCodeOf, jsonReport, runOutcome, summaryLine } from '../../conformance/suite/cli-report.js';
 import { ConfigError } from '../../conformance/suite/config.js';
 import { EXIT_CODES_HELP, exitSoon, parseMs, usageError } from '../suite-command.js';
 import { toolVersion } from '../../util/tool-version.js';
@@ -67,13 +67,8 @@ export function registerCertifyCommand(program: Command): void {
       }
       const lines: string[] = [];
       for (const { label, result } of results) {
-        const t = result.summary.totals;
-        lines.push(
-          result.neverAnswered
-            ? `${label}: the target never answered the handshake: ${result.reason ?? 'no reason recorded'}`
-            : `${label}: ${result.summary.scenarios.length} scenarios, ${t.passed} passed, ${t.failed} failed, ${t['not-applicable']} not applicable` +
-                (result.summary.harness_errors > 0 ? `, ${result.summary.harness_errors} HARNESS ERROR(S)` : ''),
-        );
+        // the same summary line as stdio/http/host print (src/conformance/report/outcome.ts)
+        lines.push(result.neverAnswered ? `${label}: the target never answered the handshake: ${result.reason ?? 'no reason recorded'}` : `${label}: ${summaryLine(runOutcome(result.summary))}`);
       }
       const ran = results.filter((r) => r.result.ran);
       const written =

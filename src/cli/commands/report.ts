@@ -29,7 +29,7 @@ export function registerReportCommand(program: Command): void {
     .option('--reports-dir <dir>', 'alias of --out')
     .option('--target <name>', 'how the report names the target (default: the side)')
     .option('--side <side>', 'provider, host, both or auto (from the scenarios\' tags)', 'auto')
-    .option('--bug-report <dir>', 'also write one Markdown bug report per failed id into this directory')
+    .option('--bug-report <dir>', 'also write one Markdown bug report per failed or warned id into this directory')
     .addHelpText('after', '\nExit codes: 0 conformant · 1 a MUST failed or an applicable anchor has no passing witness · 2 usage error or unreadable message file')
     .action(async (opts: ReportCliOptions) => {
       if (!['provider', 'host', 'both', 'auto'].includes(opts.side)) return usageError('report', `--side must be provider, host, both or auto (got ${JSON.stringify(opts.side)})`);
@@ -43,7 +43,7 @@ export function registerReportCommand(program: Command): void {
         process.stderr.write(`wrote ${outDir}/coverage.{json,md,html} and badge.svg\n`);
         if (opts.bugReport !== undefined) {
           const written = await bugReportsFromMessages(opts.bugReport, opts.messages);
-          process.stderr.write(`bug reports: ${written.length === 0 ? 'none (no failed id)' : written.join(', ')}\n`);
+          process.stderr.write(`bug reports: ${written.length === 0 ? 'none (no failed or warned id)' : written.join(', ')}\n`);
         }
         process.exitCode = verdict.conformant ? EXIT_OK : EXIT_MUST_FAILED;
       } catch (err) {

@@ -2,9 +2,9 @@
 // provider spawned as a stdio child (one process per fresh connection). Progress goes to stderr; with
 // --json, stdout carries only the JSON report. Exit codes: suite-command.ts.
 import type { Command } from 'commander';
-import { addCommonSuiteOptions, runSuiteCommand, type CommonSuiteOptions } from '../suite-command.js';
+import { addCommonSuiteOptions, addProviderTargetOptions, runSuiteCommand, type CommonSuiteOptions, type ProviderTargetOptions } from '../suite-command.js';
 
-interface StdioCliOptions extends CommonSuiteOptions {
+interface StdioCliOptions extends CommonSuiteOptions, ProviderTargetOptions {
   shutdownGrace?: string;
 }
 
@@ -17,7 +17,7 @@ export function registerStdioCommand(program: Command): void {
     .option('--shutdown-grace <ms>', 'how long the provider has to exit after shutdown (default 2000)')
     // options after the provider command belong to the provider; before it, an unknown option is a usage error
     .passThroughOptions();
-  addCommonSuiteOptions(cmd, 'provider-stdio').action(async (command: string, args: string[], opts: StdioCliOptions) => {
+  addProviderTargetOptions(addCommonSuiteOptions(cmd, 'provider-stdio')).action(async (command: string, args: string[], opts: StdioCliOptions) => {
     await runSuiteCommand(
       'stdio',
       (common) => ({ side: 'provider', target: { kind: 'stdio', command, args }, reportName: opts.reportName ?? 'provider-stdio', progress: process.stderr, ...common }),

@@ -72,6 +72,42 @@ export function explain(id: string): Explanation | undefined {
   };
 }
 
+/** One catalogue id as `explain --list` shows it: its level, side, section and its requirement on one line. */
+export interface ListedId {
+  id: string;
+  kind: CatalogueEntry['kind'];
+  level: CatalogueEntry['level'];
+  side: CatalogueEntry['side'];
+  section: string;
+  requirement: string;
+}
+
+/** Every anchor (SPEC order) and every rule id (catalogue order), each with its requirement as one line. */
+export function listIds(): ListedId[] {
+  const { anchors, rules } = loadCatalogue();
+  return [...anchors, ...rules].map((e) => ({ id: e.id, kind: e.kind, level: e.level, side: e.side, section: e.section, requirement: e.text.replace(/\s+/g, ' ').trim() }));
+}
+
+export function renderIdList(list: readonly ListedId[]): string {
+  const w = (pick: (e: ListedId) => string) => Math.max(...list.map((e) => pick(e).length));
+  const wi = w((e) => e.id);
+  const wl = w((e) => e.level);
+  const ws = w((e) => e.side);
+  const wsec = w((e) => `§${e.section}`);
+  const row = (e: ListedId) => `${e.id.padEnd(wi)}  ${e.level.padEnd(wl)}  ${e.side.padEnd(ws)}  ${`§${e.section}`.padEnd(wsec)}  ${e.requirement}`;
+  const anchors = list.filter((e) => e.kind === 'anchor');
+  const rules = list.filter((e) => e.kind === 'rule');
+  return `${[
+    `${anchors.length} anchors (SPEC.md requirement tables):`,
+    ...anchors.map(row),
+    '',
+    `${rules.length} rules without an anchor (normative sentences of SPEC.md):`,
+    ...rules.map(row),
+    '',
+    'cgp-conformance explain <id> shows one in full: its SPEC.md passage, readings, scenarios and red-team modes.',
+  ].join('\n')}\n`;
+}
+
 function distance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

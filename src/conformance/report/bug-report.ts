@@ -1,15 +1,16 @@
 /**
- * `--bug-report DIR`: one Markdown file per failed id, ready to paste into the tracker of the provider or host
+ * `--bug-report DIR`: one Markdown file per failed or warned id, ready to paste into the tracker of the provider or host
  * under test — a title "`<id>` violated: …", the requirement quoted with its SPEC.md section, what was seen
  * vs what is required, the minimal transcript, the tool version, and the command that reproduces exactly
- * that failure.
+ * that failure. The findings are the run's outcome (outcome.ts): an id failed only in a reply to another
+ * probe gets its report too, naming the scenario that saw it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findCatalogueEntry } from '../../catalogue/index.js';
 import { idsInterpreted, interpretationsFor, specSection, type Interpretation } from '../../catalogue/documents.js';
 import { formatTranscript } from '../evidence/evidence.js';
-import type { ReportFinding } from '../suite/cli-report.js';
+import type { ReportFinding } from './outcome.js';
 
 export interface BugReportContext {
   /** "example-docs 0.1.0 (contextgraph/1.0)" or the target's label. */
@@ -31,11 +32,11 @@ function fence(text: string, lang = ''): string {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 }
 
-/** The detail after "<id> violated: " (or the whole message). */
+/** The detail after "<id> violated: " / "<id> warning: " (keeping "at <pointer>: "), or the whole message. */
 function seen(message: string, id: string): string {
   const first = message.split('\n')[0]!;
-  const m = new RegExp(`^(?:[^:]*?\\b)?${id.replace(/[.]/g, '\\.')}(?: violated)?:\\s*(.*)$`).exec(first);
-  return (m ? m[1]! : first).trim();
+  const m = new RegExp(`^(?:[^:]*?\\b)?${id.replace(/[.]/g, '\\.')}(?: violated| warning)?( at [^:]+)?:\\s*(.*)$`).exec(first);
+  return (m ? `${m[1] ? `${m[1].trim()}: ` : ''}${m[2]!}` : first).trim();
 }
 
 /**
@@ -59,18 +60,21 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
   const entry = findCatalogueEntry(id);
   const section = entry ? specSection(entry.section) : undefined;
   const detail = seen(f.message, id);
+  const warned = f.severity === 'warning';
   const out: string[] = [];
-  out.push(`# \`${id}\` violated: ${detail}`, '');
+  out.push(warned ? `# \`${id}\` not met (${entry?.level ?? 'SHOULD'}): ${detail}` : `# \`${id}\` violated: ${detail}`, '');
   out.push(`**Target:** ${ctx.targetName}${ctx.targetLabel !== ctx.targetName ? ` — \`${ctx.targetLabel}\`` : ''}  `);
   out.push(`**Found by:** cgp-conformance ${ctx.toolVersion} (protocol contextgraph/1.0)`, '');
   if (entry) {
     out.push(`## Requirement — SPEC.md §${entry.section}${section ? ` ${section.title}` : ''}`, '');
     out.push(`> **${id}** (${entry.level}, ${entry.side} side): ${entry.text}`, '');
   }
+  if (warned) out.push('A warning: a recommendation the target does not meet. It never fails the run, except under `--strict`.', '');
   out.push('## Seen vs required', '');
   out.push(`- **Seen:** ${detail}`);
   if (entry) out.push(`- **Required:** ${entry.text}`);
-  out.push(`- **Scenario:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}`);
+  if (f.seen_in === 'other-probe') out.push(`- **Seen by:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}, in a reply to its probe of ${f.scenario.ids.join(', ') || 'other ids'} (a violation of ${id} seen in a reply to another probe)`);
+  else out.push(`- **Scenario:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}`);
   if (f.pointer !== '') out.push(`- **Where in the reply:** \`${f.pointer}\` (JSON pointer)`);
   const interp = entry ? interpretationsApplying(id, interpretationsFor(entry)) : [];
   if (interp.length > 0) out.push(`- **How the toolkit reads it:** ${interp.map((i) => `docs/interpretations.md §${i.number} (${i.title})`).join('; ')}`);
@@ -87,15 +91,23 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
     out.push('`>>` sent to the target, `<<` received from it; times are ms since the scenario started (negative: before it, the connection\'s handshake).', '');
     out.push(fence(formatTranscript(f.evidence)));
   }
-  out.push('', '## Reproduce', '', fence(ctx.repro(id), 'sh'), '');
+  // a violation seen in a reply to another probe reproduces with that probe's scenarios
+  const reproId = f.seen_in === 'other-probe' && f.scenario.ids.length > 0 ? f.scenario.ids[0]! : id;
+  out.push('', '## Reproduce', '', fence(ctx.repro(reproId), 'sh'), '');
   out.push(`See \`npx cgp-conformance explain ${id}\` for the requirement, the passage of the spec and every scenario that checks it.`, '');
   return out.join('\n');
 }
 
-/** Write one file per failed id; returns the paths written. */
+/**
+ * Write one file per failed id, and one per warned id (a warning and no error); returns the paths written.
+ * An id's file is built from its error findings when it has any, else from its warnings.
+ */
 export function writeBugReports(dir: string, findings: readonly ReportFinding[], ctx: BugReportContext): string[] {
   const byId = new Map<string, ReportFinding[]>();
   for (const f of findings.filter((x) => x.severity === 'error')) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
+  const warned = new Map<string, ReportFinding[]>();
+  for (const f of findings.filter((x) => x.severity === 'warning' && !byId.has(x.id))) warned.set(f.id, [...(warned.get(f.id) ?? []), f]);
+  for (const [id, list] of warned) byId.set(id, list);
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for (const [id, list] of byId) {

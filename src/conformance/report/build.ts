@@ -12,7 +12,7 @@
 
 import { loadCatalogue, type Catalogue, type CatalogueEntry, type CatalogueSide } from '../../catalogue/index.js';
 import { toolVersion as readToolVersion } from '../../util/tool-version.js';
-import { CatalogueIndex, idFromFailureMessage } from './ids.js';
+import { CatalogueIndex, idsFromFailureMessage } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import {
@@ -126,10 +126,8 @@ export function scenarioWitnessStatuses(s: ScenarioResult, index: CatalogueIndex
   const statuses = new Map<string, WitnessStatus>();
   if (s.status === 'failed') {
     const named = new Set(errorIds);
-    for (const m of s.failureMessages) {
-      const id = idFromFailureMessage(m, index);
-      if (id !== undefined) named.add(id);
-    }
+    // the same rule as every other output (failingIds, src/conformance/suite/summary.ts): the ids the failure names
+    for (const m of s.failureMessages) for (const id of idsFromFailureMessage(m, index)) named.add(id);
     for (const id of new Set([...tagged, ...named, ...warningIds])) {
       if (named.size === 0 && tagged.includes(id)) statuses.set(id, 'failed');
       else if (named.has(id)) statuses.set(id, 'failed');

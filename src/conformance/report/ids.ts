@@ -55,3 +55,16 @@ export function idFromFailureMessage(message: string, index: CatalogueIndex): st
   candidate = candidate.replace(/[.-]+$/, '');
   return index.get(candidate) ? candidate : undefined;
 }
+
+/**
+ * Every catalogue id of the list a failure message starts with (`B1, B3: the target failed …` → B1, B3;
+ * `B4 violated: …` → B4), after an optional error-name prefix.
+ */
+export function idsFromFailureMessage(message: string, index: CatalogueIndex): string[] {
+  const m = /^\s*(?:[A-Za-z]*Error(?: \[[^\]]*\])?:\s*)?([A-Z][A-Za-z0-9.-]*(?:, [A-Z][A-Za-z0-9.-]*)*)/.exec(message);
+  if (!m) return [];
+  return m[1]!
+    .split(', ')
+    .map((c) => c.replace(/[.-]+$/, ''))
+    .filter((c) => index.get(c) !== undefined);
+}

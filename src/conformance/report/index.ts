@@ -17,7 +17,7 @@ export {
   type WitnessDetail,
 } from './build.js';
 export { badgeText, renderBadge, type BadgeText } from './badge.js';
-export { CatalogueIndex, idFromFailureMessage, looksLikeCatalogueId } from './ids.js';
+export { CatalogueIndex, idFromFailureMessage, idsFromFailureMessage, looksLikeCatalogueId } from './ids.js';
 export {
   parseMessages,
   readMessagesFile,
@@ -57,6 +57,7 @@ export {
 export { renderHtml, type PageDetails } from './render-html.js';
 export { detailsFromMessages } from './page-details.js';
 export { renderJunit, type JunitOptions } from './junit.js';
+export { MAX_FINDINGS_WITH_EVIDENCE, minimalEvidence, reportFindings, runOutcome, summaryLine, type ReportFinding, type RunOutcome } from './outcome.js';
 export { renderBugReport, writeBugReports, bugReportFile, type BugReportContext } from './bug-report.js';
 export { readKnownFailures, applyKnownFailures, KnownFailuresError, type KnownFailure, type KnownFailuresOutcome } from './known-failures.js';
 export { verdictText, writeCoverage, type WrittenCoverage } from './write.js';

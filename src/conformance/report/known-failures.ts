@@ -17,7 +17,10 @@ function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 }
 import { ConfigError } from '../suite/config.js';
-import type { IdSummary, ScenarioSummary, SuiteSummary } from '../suite/summary.js';
+import { FAILING_STATUSES, failingIds, type IdSummary, type ScenarioSummary, type SuiteSummary } from '../suite/summary.js';
+import { runOutcome } from './outcome.js';
+
+export { failingIds };
 
 export interface KnownFailure {
   id?: string;
@@ -72,34 +75,29 @@ export interface KnownFailuresOutcome {
   accepted: Array<{ scenario: ScenarioSummary; entry: KnownFailure }>;
   /** Failed scenarios no entry covers. */
   unlisted: ScenarioSummary[];
+  /** Ids failed only in replies to other probes (no failed scenario to list) that an id entry covers. */
+  acceptedIds: Array<{ id: string; entry: KnownFailure }>;
+  /** Ids failed only in replies to other probes that no id entry covers. */
+  unlistedIds: string[];
   /** Entries whose id/scenario ran and did not fail. */
   stale: KnownFailure[];
   /** Entries whose id/scenario did not run. */
   notExercised: KnownFailure[];
 }
 
-const FAILED = new Set(['failed', 'undefined', 'pending', 'ambiguous']);
-
 function matchesScenario(entry: KnownFailure, s: ScenarioSummary): boolean {
   return entry.scenario !== undefined && (entry.scenario === s.name || entry.scenario === `${s.uri}:${s.line}`);
 }
 
-/** The ids a failed scenario fails on: its error findings' ids, else (a failure naming no finding) all its ids. */
-export function failingIds(s: ScenarioSummary): string[] {
-  const ids = [...new Set(s.findings.filter((f) => f.severity === 'error').map((f) => f.id))];
-  return ids.length > 0 ? ids : s.ids;
-}
-
 export function applyKnownFailures(summary: SuiteSummary, entries: readonly KnownFailure[]): KnownFailuresOutcome {
-  const out: KnownFailuresOutcome = { accepted: [], unlisted: [], stale: [], notExercised: [] };
+  const out: KnownFailuresOutcome = { accepted: [], unlisted: [], acceptedIds: [], unlistedIds: [], stale: [], notExercised: [] };
   const used = new Set<KnownFailure>();
-  for (const s of summary.scenarios.filter((x) => FAILED.has(x.status))) {
-    if (s.harness_error !== undefined) {
-      out.unlisted.push(s);
-      continue;
-    }
+  const otherProbe = new Set(runOutcome(summary).otherProbeIds);
+  for (const s of summary.scenarios.filter((x) => FAILING_STATUSES.has(x.status))) {
     const byScenario = entries.find((e) => matchesScenario(e, s));
-    const ids = failingIds(s);
+    // an id seen only in replies to other probes is listed by id below, not as this scenario's failure
+    const own = failingIds(s).filter((id) => !otherProbe.has(id));
+    const ids = own.length > 0 ? own : failingIds(s);
     const byIds = ids.map((id) => entries.find((e) => e.id === id));
     if (byScenario) {
       used.add(byScenario);
@@ -108,6 +106,14 @@ export function applyKnownFailures(summary: SuiteSummary, entries: readonly Know
       for (const e of byIds) used.add(e!);
       out.accepted.push({ scenario: s, entry: byIds[0]! });
     } else out.unlisted.push(s);
+  }
+  // a violation seen only in replies to other probes is a failure of its id too: listed by id, or unlisted
+  for (const id of otherProbe) {
+    const entry = entries.find((e) => e.id === id);
+    if (entry) {
+      used.add(entry);
+      out.acceptedIds.push({ id, entry });
+    } else out.unlistedIds.push(id);
   }
   const idStatus = new Map<string, IdSummary['status']>(summary.ids.map((i) => [i.id, i.status]));
   for (const e of entries) {

@@ -4,7 +4,7 @@
 // transitive dependency we do not import).
 
 import { readFileSync } from 'node:fs';
-import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../evidence/attachments.js';
+import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE, harnessOutcome } from '../evidence/attachments.js';
 import { MalformedMessagesError, type Finding } from './types.js';
 
 /** A scenario's outcome for the last attempt cucumber made. */
@@ -16,7 +16,8 @@ export type ScenarioStatus =
   | 'pending'
   | 'undefined'
   | 'ambiguous'
-  | 'harness-error'
+  | 'inconclusive'
+  | 'unverified'
   | 'not-run';
 
 export interface StepDefinitionRef {
@@ -215,9 +216,12 @@ export function parseMessages(source: string, text: string): ParsedMessages {
       result.notApplicable = [...reasons].sort();
       const worstStatus = steps.length === 0 ? 'UNKNOWN' : STEP_ORDER[worst];
       result.status = scenarioStatus(worstStatus, result.notApplicable.length > 0);
-      const harnessFailure =
-        result.harnessErrors.length > 0 || result.failureMessages.some((m) => /^\s*(?:\w*Error:\s*)?harness error/.test(m));
-      if (result.status === 'failed' && harnessFailure) result.status = 'harness-error';
+      // a harness error (its attachment, or a failure message starting "harness error") is never a failure of
+      // the target: unverified ("unverified: needs <capability>") or inconclusive, as in every other output
+      const harnessMessage = result.failureMessages.find((m) => /^\s*(?:\w*Error:\s*)?harness error/.test(m));
+      if (result.status === 'failed' && (result.harnessErrors.length > 0 || harnessMessage !== undefined)) {
+        result.status = harnessOutcome(result.harnessErrors[0] ?? harnessMessage ?? '');
+      }
     }
     scenarios.push(result);
   }

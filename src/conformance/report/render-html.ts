@@ -13,6 +13,8 @@ import { specSection, type SpecSection } from '../../catalogue/documents.js';
 import type { WireEntry } from '../evidence/evidence.js';
 import type { ScenarioSummary, TargetIdentity } from '../suite/summary.js';
 import { conformanceVerdict } from './build.js';
+import { runOutcome, type ReportFinding } from './outcome.js';
+import { failingIds } from '../suite/summary.js';
 import { bySection, countStatuses, failedBy, sectionsOf } from './render-common.js';
 import type { CoverageEntry, CoverageReport, EntryStatus } from './types.js';
 
@@ -181,42 +183,60 @@ function dataAttrs(entry: Pick<CatalogueEntry, 'side' | 'level'> | undefined, st
 }
 
 function failures(out: string[], report: CoverageReport, details: PageDetails, sections: ReadonlyMap<string, string>, byId: ReadonlyMap<string, CoverageEntry>): void {
-  const scenarios = details.scenarios ?? [];
-  const failed = scenarios.filter((s) => ['failed', 'undefined', 'pending', 'ambiguous'].includes(s.status) && s.harness_error === undefined);
-  const harness = scenarios.filter((s) => s.harness_error !== undefined);
-  const warned = scenarios.filter((s) => s.status === 'passed' && s.findings.some((f) => f.severity === 'warning'));
+  // the run's outcome (outcome.ts): the same failed and warned ids, findings and statuses as every other output
+  const outcome = runOutcome({ scenarios: details.scenarios ?? [] });
+  const warned = outcome.scenarios.filter((s) => s.findings.some((f) => f.severity === 'warning'));
   out.push('<h2 id="failures">Failures</h2>');
-  if (failed.length === 0 && details.scenarios !== undefined) out.push('<p class="note">No scenario failed.</p>');
+  if (outcome.failed.length === 0 && outcome.otherProbeIds.length === 0 && details.scenarios !== undefined) out.push('<p class="note">No scenario failed, and no violation was seen in a reply to another probe.</p>');
   if (details.scenarios === undefined) {
     // Built from coverage.json alone: the failed entries, without messages.
     const loud = [...report.anchors, ...report.rules].filter((e) => e.status === 'failed');
     if (loud.length === 0) out.push('<p class="note">No requirement failed.</p>');
     for (const e of loud) out.push(`<div class="finding" ${dataAttrs(e, 'failed')}><h3>${mark('failed')}${idLink(e.id, sections)} FAILED</h3><p class="where">${esc(failedBy(e))}</p></div>`);
   }
-  const card = (s: ScenarioSummary, kind: 'failed' | 'warning' | 'harness') => {
-    const ids = kind === 'warning' ? [...new Set(s.findings.filter((f) => f.severity === 'warning').map((f) => f.id))] : failingIdsOf(s);
+  const transcript = (t: readonly WireEntry[], proof: ReadonlySet<number>) =>
+    t.length > 0
+      ? `<details class="transcript"><summary>Wire transcript (${t.length} line${t.length === 1 ? '' : 's'})</summary>${wireTable(t, proof)}</details>`
+      : '<p class="note">No wire lines were recorded for this scenario.</p>';
+  const card = (s: ScenarioSummary, kind: 'failed' | 'warning' | 'inconclusive' | 'unverified') => {
+    const ids = kind === 'warning' ? [...new Set(s.findings.filter((f) => f.severity === 'warning').map((f) => f.id))] : kind === 'failed' ? failingIdsOf(s) : s.ids;
     const first = byId.get(ids[0] ?? '');
-    const status: EntryStatus = kind === 'warning' ? 'warning' : 'failed';
+    const status: EntryStatus = kind === 'warning' ? 'warning' : kind === 'failed' ? 'failed' : 'unwitnessed';
     const cls = kind === 'failed' ? 'finding' : kind === 'warning' ? 'finding warn' : 'finding harness';
-    const message = kind === 'harness' ? s.harness_error! : kind === 'warning' ? s.findings.filter((f) => f.severity === 'warning').map((f) => f.message).join('\n') : (s.message ?? s.status);
-    const label = kind === 'harness' ? 'HARNESS ERROR (inconclusive, not a finding)' : kind === 'warning' ? 'warning' : 'FAILED';
-    const t = s.transcript ?? [];
+    const message = kind === 'inconclusive' || kind === 'unverified' ? (s.harness_error ?? s.status) : kind === 'warning' ? s.findings.filter((f) => f.severity === 'warning').map((f) => f.message).join('\n') : (s.message ?? s.status);
+    const label = kind === 'inconclusive' ? 'INCONCLUSIVE (never a pass, never a failure)' : kind === 'unverified' ? 'UNVERIFIED (never a pass, never a failure)' : kind === 'warning' ? 'warning' : 'FAILED';
     const proof = new Set(s.findings.filter((f) => f.severity === (kind === 'warning' ? 'warning' : 'error')).flatMap((f) => f.wire ?? []));
     out.push(
-      `<div class="${cls}" ${dataAttrs(first ? { side: first.side, level: first.level } : undefined, kind === 'harness' ? 'failed' : status)}>`,
+      `<div class="${cls}" data-outcome="${kind}" ${dataAttrs(first ? { side: first.side, level: first.level } : undefined, status)}>`,
       `<h3>${mark(status)}${ids.map((id) => idLink(id, sections)).join(', ')}&nbsp;${label}</h3>`,
       `<p class="where"><code>${esc(s.uri)}:${s.line}</code> ${esc(s.name)}</p>`,
       `<pre class="message">${esc(message)}</pre>`,
-      t.length > 0
-        ? `<details class="transcript"><summary>Wire transcript (${t.length} line${t.length === 1 ? '' : 's'})</summary>${wireTable(t, proof)}</details>`
-        : '<p class="note">No wire lines were recorded for this scenario.</p>',
+      transcript(s.transcript ?? [], proof),
       '</div>',
     );
   };
-  for (const s of failed) card(s, 'failed');
-  if (harness.length > 0) {
-    out.push('<h2 id="inconclusive">Harness errors (the run is inconclusive)</h2>');
-    for (const s of harness) card(s, 'harness');
+  // an id failed only in replies to other probes: one card, each observation with the scenario that saw it
+  const otherProbeCard = (id: string, findings: readonly ReportFinding[]) => {
+    const entry = byId.get(id);
+    out.push(
+      `<div class="finding" data-outcome="other-probe" ${dataAttrs(entry ? { side: entry.side, level: entry.level } : undefined, 'failed')}>`,
+      `<h3>${mark('failed')}${idLink(id, sections)}&nbsp;FAILED (seen in replies to other probes)</h3>`,
+    );
+    for (const f of findings) {
+      out.push(`<p class="where">seen by <code>${esc(f.scenario.uri)}:${f.scenario.line}</code> ${esc(f.scenario.name)}</p>`, `<pre class="message">${esc(f.message)}</pre>`);
+      if (f.evidence.length > 0) out.push(`<details class="transcript"><summary>Wire evidence (${f.evidence.length} line${f.evidence.length === 1 ? '' : 's'})</summary>${wireTable(f.evidence, new Set(f.evidence.map((_, i) => i)))}</details>`);
+    }
+    out.push('</div>');
+  };
+  for (const s of outcome.failed) card(s, 'failed');
+  for (const id of outcome.otherProbeIds) otherProbeCard(id, outcome.findings.filter((f) => f.id === id && f.severity === 'error'));
+  if (outcome.inconclusive.length > 0) {
+    out.push('<h2 id="inconclusive">Inconclusive (never a pass, never a failure)</h2>');
+    for (const s of outcome.inconclusive) card(s, 'inconclusive');
+  }
+  if (outcome.unverified.length > 0) {
+    out.push('<h2 id="unverified">Unverified (inconclusive: never a pass, never a failure)</h2>');
+    for (const s of outcome.unverified) card(s, 'unverified');
   }
   if (warned.length > 0) {
     out.push('<h2 id="warnings">Warnings (SHOULD not met)</h2>');
@@ -225,8 +245,7 @@ function failures(out: string[], report: CoverageReport, details: PageDetails, s
 }
 
 function failingIdsOf(s: ScenarioSummary): string[] {
-  const ids = [...new Set(s.findings.filter((f) => f.severity === 'error').map((f) => f.id))];
-  return ids.length > 0 ? ids : s.ids;
+  return s.status === 'failed' ? failingIds(s) : s.ids;
 }
 
 export function renderHtml(report: CoverageReport, catalogue?: Catalogue, details: PageDetails = {}): string {

@@ -19,8 +19,12 @@ export type EntryStatus = 'witnessed' | 'failed' | 'warning' | 'unwitnessed' | '
  * - blocked: the scenario failed on another id it names, so it says nothing about this one;
  * - not-applicable: the scenario was skipped because the target did not declare a capability it needs;
  * - skipped / pending / undefined / ambiguous: cucumber's own step status — none of them is a pass;
- * - harness-error: the scenario failed on an error of the suite itself (`application/vnd.cgp.harness-error+json`
- *   or a failure message starting "harness error"): never counted against the target, never a pass;
+ * - inconclusive: what the scenario checks could not be observed — a failed precondition ("could not observe
+ *   <ID>: <cause>"), a host that broke the control contract, an error of the suite itself
+ *   (`application/vnd.cgp.harness-error+json` or a failure message starting "harness error"): never counted
+ *   against the target, never a pass;
+ * - unverified: the host lacks a test hook the scenario needs ("unverified: needs <capability>"): counted
+ *   apart, never a pass, never a failure;
  * - not-run: the test case was planned but never started (run aborted).
  */
 export type WitnessStatus =
@@ -33,7 +37,8 @@ export type WitnessStatus =
   | 'pending'
   | 'undefined'
   | 'ambiguous'
-  | 'harness-error'
+  | 'inconclusive'
+  | 'unverified'
   | 'not-run';
 
 export interface Witness {

@@ -102,7 +102,7 @@ export function checkReply(reply: JsonObject, ctx: ReplyContext = {}): Evidence 
     count(ev, 'H4');
     if (reply.id !== ctx.requestId) {
       ev.findings.push(
-        violation('H4', '/id', `${reply.type} reply carries id ${describeValue(reply.id)}; the request carried id ${JSON.stringify(ctx.requestId)}, which a provider declaring correlation MUST echo verbatim`),
+        violation('H4', '/id', `${reply.id === undefined ? `the ${reply.type} reply carries no id` : `${reply.type} reply carries id ${describeValue(reply.id)}`}; the request carried id ${JSON.stringify(ctx.requestId)}, which a provider declaring correlation MUST echo verbatim`),
       );
     }
   }

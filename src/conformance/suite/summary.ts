@@ -3,13 +3,18 @@
  * (what `cgp-conformance stdio|http --json` prints). The full coverage report (all 61 anchors, SPEC order,
  * witnesses with definitions) is built elsewhere from the same messages file (src/conformance/report/).
  *
- * Per scenario: passed / failed / not-applicable (skipped with an applicability attachment) / skipped /
- * undefined / pending / ambiguous, the findings attached, and any harness error (kept apart).
- * Per id: failed > warning > witnessed > not-applicable > unwitnessed, over the scenarios tagged with it.
+ * Per scenario: passed / failed / not-applicable (skipped with an applicability attachment) / inconclusive
+ * (a harness error: a failed precondition "could not observe <ID>: …", a broken host contract, the suite's
+ * own fault) / unverified (a host lacking a test hook: "unverified: needs <capability>") / skipped /
+ * undefined / pending / ambiguous, with the findings attached. Inconclusive and unverified are never
+ * `failed` and never `passed` (schema/report/cgp-conformance-report.schema.json says what each status means).
+ * Per id: failed > warning > witnessed > not-applicable > unwitnessed, over the scenarios tagged with it and
+ * the findings that name it (a finding seen in a reply to another probe counts for its own id).
  */
 import type { Finding } from '../../protocol/findings.js';
-import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../evidence/attachments.js';
+import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE, harnessOutcome, harnessReason, TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../evidence/attachments.js';
 import { decodeTranscript, type WireEntry } from '../evidence/evidence.js';
+import { looksLikeCatalogueId } from '../report/ids.js';
 
 /** Cucumber's `this.log` attachments: the scenario's notes. */
 const LOG_MEDIA_TYPE = 'text/x.cucumber.log+plain';
@@ -29,7 +34,12 @@ export interface CucumberMessage {
   testRunFinished?: { success: boolean };
 }
 
-export type ScenarioStatus = 'passed' | 'failed' | 'not-applicable' | 'skipped' | 'undefined' | 'pending' | 'ambiguous';
+export type ScenarioStatus = 'passed' | 'failed' | 'not-applicable' | 'inconclusive' | 'unverified' | 'skipped' | 'undefined' | 'pending' | 'ambiguous';
+/** Scenario statuses that are a definite failure of the target (docs/architecture.md "Exit codes": 1). */
+export const FAILING_STATUSES: ReadonlySet<ScenarioStatus> = new Set(['failed', 'undefined', 'pending', 'ambiguous']);
+
+/** Counts per scenario status; a summary built before inconclusive and unverified were counted apart may lack them. */
+export type ScenarioTotals = Record<Exclude<ScenarioStatus, 'inconclusive' | 'unverified'>, number> & Partial<Record<'inconclusive' | 'unverified', number>>;
 export type IdStatus = 'failed' | 'warning' | 'witnessed' | 'not-applicable' | 'unwitnessed';
 
 export interface ScenarioSummary {
@@ -42,6 +52,7 @@ export interface ScenarioSummary {
   message?: string;
   findings: Finding[];
   not_applicable?: string;
+  /** Why the scenario is inconclusive or unverified (the harness-error attachment, or a failure message starting "harness error"). */
   harness_error?: string;
   /** The wire evidence: what crossed the scenario's connections while it ran. */
   transcript?: WireEntry[];
@@ -66,10 +77,14 @@ export interface SuiteSummary {
   success: boolean;
   scenarios: ScenarioSummary[];
   ids: IdSummary[];
-  totals: Record<ScenarioStatus, number>;
+  totals: ScenarioTotals;
+  /** Scenarios inconclusive or unverified. */
   harness_errors: number;
   target?: TargetIdentity;
 }
+
+/** A failure message that is the suite's own fault (src/conformance/suite/errors.ts HarnessError). */
+const HARNESS_MESSAGE = /^\s*(?:\w*Error:\s*)?harness error/;
 
 const RANK: Record<IdStatus, number> = { failed: 4, warning: 3, witnessed: 2, 'not-applicable': 1, unwitnessed: 0 };
 const ORDER = ['UNKNOWN', 'PASSED', 'SKIPPED', 'PENDING', 'UNDEFINED', 'AMBIGUOUS', 'FAILED'];
@@ -141,11 +156,21 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
       const body = json ? (parseJson(a.body) as Record<string, unknown> | undefined) : undefined;
       if (a.mediaType === FINDING_MEDIA_TYPE && body) findings.push(body as unknown as Finding);
       if (a.mediaType === APPLICABILITY_MEDIA_TYPE && typeof body?.not_applicable === 'string') notApplicable = body.not_applicable;
-      if (a.mediaType === HARNESS_ERROR_MEDIA_TYPE && typeof body?.harness_error === 'string') harness = body.harness_error;
+      if (a.mediaType === HARNESS_ERROR_MEDIA_TYPE && typeof body?.harness_error === 'string') harness = harnessReason(body.harness_error);
     }
     const raw = result.status.toLowerCase();
+    // a failure message starting "harness error" is the suite's own fault even without its attachment
+    if (harness === undefined && raw === 'failed' && result.message && HARNESS_MESSAGE.test(result.message)) harness = result.message.split('\n')[0]!.replace(/^\s*\w*Error:\s*/, '');
     const status: ScenarioStatus =
-      raw === 'skipped' ? (notApplicable !== undefined ? 'not-applicable' : 'skipped') : raw === 'unknown' ? 'undefined' : (raw as ScenarioStatus);
+      raw === 'failed' && harness !== undefined
+        ? harnessOutcome(harness)
+        : raw === 'skipped'
+          ? notApplicable !== undefined
+            ? 'not-applicable'
+            : 'skipped'
+          : raw === 'unknown'
+            ? 'undefined'
+            : (raw as ScenarioStatus);
     const line = [...pickle.astNodeIds].reverse().map((id) => lines.get(id)).find((l) => l !== undefined) ?? 0;
     const s: ScenarioSummary = { name: pickle.name, uri: pickle.uri, line, ids, status, findings };
     if (result.message && status === 'failed') s.message = result.message.split('\n').filter((l) => !/^\s+at /.test(l)).join('\n');
@@ -157,46 +182,57 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
   }
 
   const byId = new Map<string, IdSummary>();
+  const credit = (id: string, s: ScenarioSummary, st: IdStatus) => {
+    const entry = byId.get(id) ?? { id, status: 'unwitnessed' as IdStatus, scenarios: [] };
+    if (!entry.scenarios.some((x) => x.name === s.name && x.line === s.line && x.uri === s.uri)) entry.scenarios.push({ name: s.name, line: s.line, uri: s.uri, status: s.status });
+    if (RANK[st] > RANK[entry.status]) entry.status = st;
+    byId.set(id, entry);
+  };
   for (const s of scenarios) {
+    const charged = s.status === 'failed' ? failingIds(s) : [];
     for (const id of s.ids) {
-      const entry = byId.get(id) ?? { id, status: 'unwitnessed' as IdStatus, scenarios: [] };
-      entry.scenarios.push({ name: s.name, line: s.line, uri: s.uri, status: s.status });
-      const mine = s.findings.filter((f) => f.id === id);
       let st: IdStatus = 'unwitnessed';
-      if (s.status === 'failed' && s.harness_error === undefined) {
-        // A scenario failing on another id's findings does not fail this one.
-        // (findings for untagged ids never fail a scenario: they are credited to their own id below)
-        const errors = s.findings.filter((f) => f.severity === 'error' && s.ids.includes(f.id));
-        st = errors.length === 0 || mine.some((f) => f.severity === 'error') ? 'failed' : 'witnessed';
-      } else if (s.status === 'passed') st = 'witnessed';
+      // a scenario failing on other ids it names says nothing about this one (blocked: unwitnessed)
+      if (s.status === 'failed') st = charged.includes(id) ? 'failed' : 'unwitnessed';
+      else if (s.status === 'passed') st = 'witnessed';
       else if (s.status === 'not-applicable') st = 'not-applicable';
-      // A finding for this id shows in its status whatever the scenario's own outcome (the coverage report
-      // reads the same findings the same way: error ⇒ failed, warning ⇒ at least warning).
-      if (mine.some((f) => f.severity === 'error')) st = 'failed';
-      else if (st !== 'failed' && mine.some((f) => f.severity === 'warning')) st = 'warning';
-      if (RANK[st] > RANK[entry.status]) entry.status = st;
-      byId.set(id, entry);
+      credit(id, s, st);
     }
-    // Findings for ids the scenario is not tagged with (observed in a reply it received): credited to their id.
-    for (const f of s.findings) {
-      if (s.ids.includes(f.id) || s.harness_error !== undefined) continue;
-      const entry = byId.get(f.id) ?? { id: f.id, status: 'unwitnessed' as IdStatus, scenarios: [] };
-      if (!entry.scenarios.some((x) => x.name === s.name && x.line === s.line && x.uri === s.uri)) {
-        entry.scenarios.push({ name: s.name, line: s.line, uri: s.uri, status: s.status });
-      }
-      const st: IdStatus = f.severity === 'error' ? 'failed' : 'warning';
-      if (RANK[st] > RANK[entry.status]) entry.status = st;
-      byId.set(f.id, entry);
-    }
+    // Every finding counts for its own id, whatever the scenario's outcome and whether or not the scenario is
+    // tagged with it (a violation seen in a reply to another probe): error ⇒ failed, warning ⇒ warning. The
+    // coverage report (src/conformance/report/build.ts) reads the same findings the same way.
+    for (const f of s.findings) credit(f.id, s, f.severity === 'error' ? 'failed' : 'warning');
+    for (const id of charged) if (!s.ids.includes(id)) credit(id, s, 'failed');
   }
-  const totals = { passed: 0, failed: 0, 'not-applicable': 0, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 } as Record<ScenarioStatus, number>;
+  const totals: Record<ScenarioStatus, number> = { passed: 0, failed: 0, 'not-applicable': 0, inconclusive: 0, unverified: 0, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 };
   for (const s of scenarios) totals[s.status]++;
   return {
     success,
     scenarios,
     ids: [...byId.values()],
     totals,
-    harness_errors: scenarios.filter((s) => s.harness_error !== undefined).length,
+    harness_errors: scenarios.filter((s) => s.status === 'inconclusive' || s.status === 'unverified').length,
     ...(target !== undefined ? { target } : {}),
   };
+}
+
+/** `B1, B3: …` / `B4 violated: …` / `Error: S2-wire-shape warning: …` → the ids the message starts with. */
+const LEADING_IDS = /^\s*(?:[A-Za-z]*Error(?: \[[^\]]*\])?:\s*)?((?:[A-Z][A-Za-z0-9.-]*[A-Za-z0-9])(?:, [A-Z][A-Za-z0-9.-]*[A-Za-z0-9])*)(?::| violated| warning)/;
+
+/** The ids a failure message starts with (docs/architecture.md "Failure messages"). */
+export function leadingIds(message: string): string[] {
+  const m = LEADING_IDS.exec(message);
+  return m ? m[1]!.split(', ') : [];
+}
+
+/**
+ * The ids a failed scenario is charged with, one rule for every output (summary, JUnit, JSON, bug reports, the
+ * page; the coverage report applies the same rule in src/conformance/report/build.ts): its error findings' ids
+ * and the ids its failure message starts with; when it names none, every id it is tagged with (a crash
+ * or a timeout that names no id is never hidden).
+ */
+export function failingIds(s: Pick<ScenarioSummary, 'ids' | 'findings' | 'message'>): string[] {
+  const named = new Set(s.findings.filter((f) => f.severity === 'error').map((f) => f.id));
+  for (const id of leadingIds(s.message ?? '')) if (s.ids.includes(id) || looksLikeCatalogueId(id)) named.add(id);
+  return named.size > 0 ? [...named] : [...s.ids];
 }

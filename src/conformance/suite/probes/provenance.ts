@@ -68,7 +68,7 @@ export async function rereadFileProvenance(p: ScenarioProbe): Promise<void> {
     });
   }
   if (roots.length === 0) {
-    p.ledger.unwitnessedBecause('S6.2-digested-bytes', 'no file roots are trusted for this target (an HTTP target has no working directory the harness knows; set CGP_PROVIDER_FILE_ROOTS); the harness never reads files outside them');
+    p.ledger.unwitnessedBecause('S6.2-digested-bytes', 'no file roots are trusted for this target (an HTTP target has no working directory the harness knows; pass --file-root DIR, or set CGP_PROVIDER_FILE_ROOTS); the harness never reads files outside them');
     return;
   }
   let untrusted = 0;
@@ -106,7 +106,7 @@ export async function rereadFileProvenance(p: ScenarioProbe): Promise<void> {
       links === 0
         ? 'no answer carried a file provenance link'
         : untrusted > 0
-          ? `${untrusted} of the ${links} file provenance link(s) address files outside every trusted root (${roots.map((r) => JSON.stringify(r)).join(', ')}): the harness never reads them; set CGP_PROVIDER_FILE_ROOTS to the directories they are in (${skipped[0] ?? ''})`
+          ? `${untrusted} of the ${links} file provenance link(s) address files outside every trusted root (${roots.map((r) => JSON.stringify(r)).join(', ')}): the harness never reads them; pass --file-root DIR (or set CGP_PROVIDER_FILE_ROOTS) for the directories they are in (${skipped[0] ?? ''})`
           : `none of the ${links} file provenance link(s) could be read under the trusted roots (${skipped[0] ?? ''})`,
     );
   }

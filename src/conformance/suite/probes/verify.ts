@@ -265,7 +265,7 @@ export async function verifyUnknown(p: ScenarioProbe): Promise<void> {
 export async function verifyRetired(p: ScenarioProbe): Promise<void> {
   const retired = p.config.retiredFrameIds;
   if (retired.length === 0) {
-    p.ledger.unwitnessedBecause('V3', 'no retired frame ids are known for this target (set CGP_PROVIDER_RETIRED_IDS)');
+    p.ledger.unwitnessedBecause('V3', 'no retired frame ids are known for this target (pass --retired-id ID, or set CGP_PROVIDER_RETIRED_IDS)');
     return;
   }
   const name = p.providerName();
