@@ -6,8 +6,10 @@ import {
   checkAttributionHandles,
   checkAttributionReconcilable,
   checkCitedObserved,
+  checkProviderIdsAreNames,
   checkUsageBillsServed,
 } from '../../src/conformance/host/checks-usage.js';
+import { rawOf } from '../../src/conformance/host/contract-host.js';
 import type { ProviderWorld } from '../world.js';
 
 const MODEL_OUTPUT = 'usage.steps:model-output';
@@ -45,27 +47,27 @@ async function attribution(world: ProviderWorld): Promise<void> {
 
 Then('the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost \\(UR1)', async function (this: ProviderWorld) {
   return this.run(() => {
-    this.judge(checkUsageBillsServed(this.h.lastUsage, answers(this)));
+    this.judge([...checkUsageBillsServed(this.h.lastUsage, answers(this)), ...checkProviderIdsAreNames('usage report', rawOf(this.h.lastUsage), this.h.identities)]);
   });
 });
 
 Then('every attribution record is keyed by the FrameId of a frame served \\(A1)', async function (this: ProviderWorld) {
   return this.run(async () => {
     await attribution(this);
-    this.judge(checkAttributionHandles(this.h.lastAttribution, answers(this)));
+    this.judge([...checkAttributionHandles(this.h.lastAttribution, answers(this)), ...checkProviderIdsAreNames('attribution record', rawOf(this.h.lastAttribution), this.h.identities)]);
   });
 });
 
 Then('the attribution reports selected, rendered and cited apart, cited only where the model output names the frame \\(A2)', async function (this: ProviderWorld) {
   return this.run(async () => {
     await attribution(this);
-    this.judge(checkCitedObserved(this.h.lastAttribution, this.h.lastComposed, String(this.h.state.get(MODEL_OUTPUT) ?? '')));
+    this.judge(checkCitedObserved(this.h.lastAttribution, this.h.lastComposed, String(this.h.state.get(MODEL_OUTPUT) ?? ''), answers(this)));
   });
 });
 
 Then('the attribution record is coherent and names only frames the usage report billed \\(A3)', async function (this: ProviderWorld) {
   return this.run(async () => {
     await attribution(this);
-    this.judge(checkAttributionReconcilable(this.h.lastAttribution, this.h.lastUsage));
+    this.judge(checkAttributionReconcilable(this.h.lastAttribution, this.h.lastUsage, this.h.lastComposed));
   });
 });

@@ -77,7 +77,7 @@ Then('the digest-less frame of {string} was re-queried, not reused \\(D3)', asyn
 
 Then('the host reused only the bodies {string} confirmed valid \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
   return this.run(() => {
-    this.judge(checkReuseOnlyOnValid(outcome(this), this.h.received(label), scriptedVerdicts(this, label), ids));
+    this.judge(checkReuseOnlyOnValid(outcome(this), this.h.received(label), scriptedVerdicts(this, label), ids, this.h.identities));
   });
 });
 

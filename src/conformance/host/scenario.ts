@@ -21,6 +21,7 @@ import type { HostFactory, HostUnderTest } from './adapter.js';
 import { readNdjsonFile } from './ndjson-file.js';
 import { CapabilityNotApplicable, missingCapability, type HostCapability } from './capabilities.js';
 import { contractHost, type ContractHost } from './contract-host.js';
+import { ProviderIdentities } from './identity.js';
 import { isNotSupported } from './contract.js';
 import { HarnessError } from '../suite/errors.js';
 import { scriptedCommand, type ScriptedCommand } from './scripted-relay.js';
@@ -113,6 +114,11 @@ export class HostScenario {
       }
     }
     return this.#host;
+  }
+
+  /** The scenario's one provider-identity mapping (identity.ts): every check compares providers through it. */
+  get identities(): ProviderIdentities {
+    return this.#host === undefined ? new ProviderIdentities() : (this.#host as ContractHost).identities;
   }
 
   /** What the host declares it has (undefined: it declared nothing). */

@@ -18,6 +18,8 @@ import type { HostUnderTest } from '../../../host/under-test.js';
 import type { ProviderAnswer } from '../../../host/types.js';
 import { frameIdKey } from '../../../protocol/identity.js';
 import { HOST_CAPABILITIES } from '../capabilities.js';
+import { schemaMinimal } from './schema-minimal.js';
+import { localIds } from './local-ids.js';
 
 export interface HonestAlternative {
   mode: string;
@@ -96,6 +98,16 @@ function mapFailures(result: FanOutResult, map: (f: FanOutResult['failures'][num
 }
 
 export const HONEST_ALTERNATIVES: readonly HonestAlternative[] = [
+  {
+    mode: 'schema-minimal',
+    description: 'answers every operation with only the members its published schema requires (schema/host-control), plus the conditionally required ones',
+    wrap: schemaMinimal,
+  },
+  {
+    mode: 'local-ids',
+    description: 'keys providers by local ids that are not their names: the provider_id of every FrameId it reports, and of the identities it sends in a verify (warned under S6.5.2-provider-id, never failed)',
+    wrap: localIds,
+  },
   {
     mode: 'own-format',
     description: 'renders its own prompt format (other delimiters and attribute order, providers by routing id, a long preamble), reporting block spans',
