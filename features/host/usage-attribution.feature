@@ -20,11 +20,11 @@ Feature: Usage report and attribution: a billed total walkable back to FrameIds,
     When the host under test fans a query out
     And the host under test composes its answers into 300 budget tokens, bills them and attributes the model output "Retries double from 100 ms [alpha.md L1-3]; frm_gamma covers jitter."
 
-  @UR1
+  @UR1 @S6.5.2-provider-id
   Scenario: The usage report bills exactly the served frames, by FrameId, and budget_consumed is their summed token_cost
     Then the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost (UR1)
 
-  @A1 @needs-attribution
+  @A1 @S6.5.2-provider-id @needs-attribution
   Scenario: Attribution is keyed by the FrameId triple, the same one the usage report bills
     Then every attribution record is keyed by the FrameId of a frame served (A1)
 

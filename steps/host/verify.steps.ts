@@ -11,6 +11,7 @@ import {
   checkVerdicts,
   checkVerifyCorrelated,
   checkVerifyIdentitiesOnly,
+  checkVerifyNamesProvider,
   connectBundledProvider,
   sentBy,
   servedFrames,
@@ -64,7 +65,8 @@ Then('every verify {string} received carried frame identities only \\(V1)', asyn
   return this.run(() => {
     const frames = held(this);
     const expectVerify = this.h.provider(label).config.verify === true && frames.some((f) => typeof f.frameId.content_digest === 'string');
-    this.judge(checkVerifyIdentitiesOnly({ label }, this.h.received(label), frames, expectVerify));
+    const name = String(this.h.provider(label).config.name ?? label);
+    this.judge([...checkVerifyIdentitiesOnly({ label }, this.h.received(label), frames, expectVerify), ...checkVerifyNamesProvider({ label, name }, this.h.received(label))]);
   });
 });
 

@@ -110,6 +110,21 @@ export function checkVerifyIdentitiesOnly(
   return out;
 }
 
+/**
+ * S6.5.2-provider-id (SHOULD, a warning; docs/interpretations.md §98): the identities a verify carries name
+ * their provider by its handshake `provider.name` — the host's local id "is not a string the provider ever
+ * sees". `name` is the provider's handshake name.
+ */
+export function checkVerifyNamesProvider(provider: { label: string; name: string }, received: readonly Line[]): Finding[] {
+  const other = new Set<string>();
+  for (const verify of verifiesIn(received)) {
+    for (const identity of identitiesOf(verify)) if (isObject(identity) && typeof identity.provider_id === 'string' && identity.provider_id !== provider.name) other.add(identity.provider_id);
+  }
+  return [...other].map((id) =>
+    warning('S6.5.2-provider-id', '/verify', `a verify reached ${JSON.stringify(provider.label)} naming its frames' provider ${show(id)}, not its handshake provider.name ${show(provider.name)}; provider_id is the name, the only identifier both ends of the wire observe`),
+  );
+}
+
 function keysOf(frames: readonly ReceivedFrame[]): Set<string> {
   return new Set(frames.map((f) => frameIdKey(f.frameId)));
 }
