@@ -13,6 +13,7 @@ import {
   checkOverBudgetDropped,
   checkReferenceEmpty,
   checkSameFrameIdOnce,
+  checkVersionsKept,
   checkThresholdConfined,
   delimiterFuzzContent,
   learnDelimiters,
@@ -120,6 +121,13 @@ Then('{string} is dropped whole with a loud report of its declared and allowed t
 Then('the frame {string} of {string} appears once in the prompt \\(D2)', async function (this: ProviderWorld, id: string, providerName: string) {
   return this.run(() => {
     this.judge(checkSameFrameIdOnce(providerName, id, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
+  });
+});
+
+Then('both versions of the frame {string} of {string}, served by {string} and {string}, reach the prompt \\(D2)', async function (this: ProviderWorld, id: string, providerName: string, a: string, b: string) {
+  return this.run(() => {
+    const versions = [a, b].map((label) => frameOf(this.h, label, id).content ?? '');
+    this.judge(checkVersionsKept(providerName, id, versions, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
   });
 });
 

@@ -181,6 +181,30 @@ export function checkSameFrameIdOnce(provider: string, id: string, offered: read
   ];
 }
 
+/**
+ * D2 (§6.3: identity is the triple; docs/interpretations.md §100): frames of one provider that share a frame
+ * id but not a content_digest are different content — D2's dedup is "on that basis", the triple, never on
+ * the id alone. With a budget that holds every offered frame, each version reaches the prompt: a block of
+ * (provider, frame id) whose content holds that version's content. `versions` are the contents served.
+ */
+export function checkVersionsKept(provider: string, id: string, versions: readonly string[], offered: readonly ProviderAnswer[], composed: ComposedPrompt | undefined): Finding[] {
+  if (composed === undefined) return [violation('D2', '/', 'the host composed no prompt')];
+  const copies = offered.flatMap((a) => a.frames).filter((f) => f.frameId.provider_id === provider && f.frameId.frame_id === id);
+  const digests = new Set(copies.map((f) => String(f.frameId.content_digest)));
+  if (digests.size < 2) {
+    notObserved('D2', `the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is among the host's answers with ${digests.size} content_digest(s); only two versions offered show whether the host tells them apart`);
+  }
+  const own = blocksFor(readBlocks(composed), provider, id);
+  const out: Finding[] = [];
+  for (const content of versions) {
+    if (own.some((b) => b.content.includes(content))) continue;
+    out.push(
+      violation('D2', '/blocks', `the version of frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} whose content is ${JSON.stringify(content.slice(0, 60))} is not in the prompt (${own.length} block(s) of that frame id; ${dropReason(composed, provider, id)}) although the budget holds every offered frame; required: frames are the same content only with the same (provider id, frame id, content_digest) — a different content_digest is different content, never deduplicated by id`),
+    );
+  }
+  return out;
+}
+
 // ── F10 / S6.6 ────────────────────────────────────────────────────────────────────────────────────
 
 export interface ServedFrame {
