@@ -3014,7 +3014,7 @@ return errors === 0;
 }
 validate102.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema57 = {"description":"A failed operation's error, and every error inside a result (a fan-out failure). `code` is free-form except the standard `not_supported` (this host does not have this operation or feature). The suite prints every member; it reads `rawCode` (the provider's code verbatim), `effectiveCode` (the code the host acts on) and `retryable` when present.","type":"object","properties":{"code":{"type":"string","minLength":1},"message":{"type":"string"},"anchor":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"provider":{"$ref":"#/$defs/ProviderRef"},"name":{"type":"string"},"rawCode":{},"effectiveCode":{"type":"string"},"retryable":{"type":"boolean"}},"required":["code","message"]};
+const schema57 = {"description":"A failed operation's error, and every error inside a result (a fan-out failure). `code` is free-form except the standard `not_supported` (this host does not have this operation or feature). The suite prints every member; it reads `rawCode` (the provider's code verbatim), `effectiveCode` (the code the host acts on) and `retryable` when present. With `not_supported`, `capability` (or `hook`) names what is missing.","type":"object","properties":{"code":{"type":"string","minLength":1},"message":{"type":"string"},"anchor":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"provider":{"$ref":"#/$defs/ProviderRef"},"name":{"type":"string"},"rawCode":{},"effectiveCode":{"type":"string"},"retryable":{"type":"boolean"},"capability":{"type":"string","description":"With code not_supported: the capability (or test hook) this host lacks, from the closed set (defs.schema.json#/$defs/Capability). Absent: the suite reads it from the operation."},"hook":{"type":"string","description":"With code not_supported: the test hook this host lacks (same as capability)."}},"required":["code","message"]};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3166,9 +3166,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"defs.schema.json#/$defs/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.capability !== undefined){
+if(typeof data.capability !== "string"){
+const err11 = {instancePath:instancePath+"/capability",schemaPath:"defs.schema.json#/$defs/Error/properties/capability/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3177,10 +3177,34 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+if(data.hook !== undefined){
+if(typeof data.hook !== "string"){
+const err12 = {instancePath:instancePath+"/hook",schemaPath:"defs.schema.json#/$defs/Error/properties/hook/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"defs.schema.json#/$defs/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"code":true,"message":true,"anchor":true,"scopes":true,"provider":true,"name":true,"rawCode":true,"effectiveCode":true,"retryable":true},"dynamicProps":false,"dynamicItems":false};
+validate104.evaluated = {"props":{"code":true,"message":true,"anchor":true,"scopes":true,"provider":true,"name":true,"rawCode":true,"effectiveCode":true,"retryable":true,"capability":true,"hook":true},"dynamicProps":false,"dynamicItems":false};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

@@ -113,3 +113,27 @@ describe('R3 is judged on what is rendered, from the host\'s own blocks', () => 
     assert.equal(mimic?.status, 'passed');
   });
 });
+
+describe('the capability model, as a host author meets it', () => {
+  it('refuses-test-ca: a not_supported naming the hook it lacks is read as that hook, never as "lacks http"', async () => {
+    const r = await run('refuses-test-ca', '@needs-http or @needs-https-test-ca or @C8');
+    assert.equal(r.summary.scenarios.filter((s) => s.status === 'not-applicable').length, 0, verdicts(r).join('\n'));
+    const unverified = r.summary.scenarios.filter((s) => s.status === 'failed');
+    assert.ok(unverified.length >= 5);
+    for (const s of unverified) assert.match(s.harness_error ?? '', /unverified: needs https-test-ca/, s.name);
+    assert.ok(r.summary.scenarios.some((s) => s.ids.includes('C7') && s.status === 'passed'));
+  });
+});
+
+describe('what a host declares does not hide what reaches the providers', () => {
+  it('no-embedding: E1 is judged (and passes) for a host declaring its capabilities without embedding', async () => {
+    const r = await run('no-embedding', '@E1');
+    assert.equal(r.summary.scenarios.length, 2);
+    for (const s of r.summary.scenarios) assert.equal(s.status, 'passed', `${s.name}: ${s.not_applicable ?? s.harness_error ?? s.message ?? ''}`);
+  });
+
+  it('no-name-hook: C7 is judged without the name-resolution hook when the host refuses before resolving', async () => {
+    const r = await run('no-name-hook', '@C7');
+    assert.deepEqual(r.summary.scenarios.map((s) => s.status), ['passed'], verdicts(r).join('\n'));
+  });
+});

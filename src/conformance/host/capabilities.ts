@@ -55,7 +55,7 @@ export const CAPABILITY_TABLE: readonly CapabilityEntry[] = [
   { capability: 'http', kind: 'feature', ops: 'connectHttp', anchors: ['C4', 'C7', 'S4.2-bearer-credential', 'C8 (inconclusive, never waived)'], basis: 'SPEC.md §4.2: C4 and C7 bind "a host\'s HTTP transport"; C8 binds every host, so without http its scenarios are unverified, not waived' },
   { capability: 'https-test-ca', kind: 'hook', ops: 'connectHttp option ca', anchors: ['C4', 'S4.2-bearer-credential', 'C8'], basis: 'a test hook: the suite\'s TLS peer has a certificate only an extra trusted CA verifies' },
   { capability: 'name-resolution-hook', kind: 'hook', ops: 'connectHttp option loopbackNames', anchors: ['C4', 'C7', 'C8', 'S4.2-bearer-credential'], basis: 'a test hook: the suite reaches its peers under a non-loopback name only the hook resolves (to 127.0.0.1)' },
-  { capability: 'embedding', kind: 'feature', ops: 'init option embeddingFingerprint', anchors: ['E1'], basis: 'SPEC.md §5.2: E1 binds a host that populates query.embedding' },
+  { capability: 'embedding', kind: 'feature', ops: 'init option embeddingFingerprint', anchors: [], basis: 'SPEC.md §5.2: E1 binds what reaches the providers whatever the host declares (a host may pass a caller\'s embedding through); declared, the provider sharing its fingerprint is read as a control. A host answering not_supported to the fingerprint has none: no provider may receive an embedding' },
 ];
 
 /** MUSTs that bind every host: a declaration never turns them into "not applicable". */

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import type { FrameId } from '../../../generated/types/index.js';
 import type { ComposedPrompt } from '../../host/compose/types.js';
@@ -478,13 +479,16 @@ export async function connectBundledProvider(h: HostScenario, label: string, mod
   const sentPath = join(h.dir, `${label.replace(/[^A-Za-z0-9_-]/g, '_')}.sent.ndjson`);
   const host = await h.host();
   const relayed = await relayedCommand(teedBundledProvider(sentPath, mode));
+  // no `cwd` (docs/interpretations.md §102): every path the command names is absolute, so the host may start
+  // it in any directory; a development run's `--import tsx` names tsx's loader by its absolute URL
   let descriptor;
   if (relayed !== undefined) {
     h.cleanups.push(() => relayed.release());
-    descriptor = await host.connectStdio(relayed.command, relayed.args, { cwd: root });
+    descriptor = await host.connectStdio(relayed.command, relayed.args);
   } else {
-    const args = ['-e', TEE, '--', sentPath, entry.command, ...entry.args, ...(mode !== undefined ? ['--misbehave', mode] : [])];
-    descriptor = await host.connectStdio(process.execPath, args, { cwd: root });
+    const entryArgs = entry.args.map((a, i) => (a === 'tsx' && entry.args[i - 1] === '--import' ? pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href : a));
+    const args = ['-e', TEE, '--', sentPath, entry.command, ...entryArgs, ...(mode !== undefined ? ['--misbehave', mode] : [])];
+    descriptor = await host.connectStdio(process.execPath, args);
   }
   const provider: TeedProvider = { routingId: descriptor.routingId, name: descriptor.name, sentPath };
   teed(h).set(label, provider);

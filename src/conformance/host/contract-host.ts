@@ -20,7 +20,7 @@ import type { UsageReport } from '../../host/usage.js';
 import type { VerifyOutcome } from '../../host/verify-reuse.js';
 import type { AttributionRecord } from '../../host/attribution.js';
 import type { HostUnderTest } from '../../host/under-test.js';
-import { CapabilityUnverified, missingCapability, readCapabilities, type HostCapability } from './capabilities.js';
+import { CapabilityUnverified, isHostCapability, missingCapability, readCapabilities, type HostCapability } from './capabilities.js';
 import { assertContract, isNotSupported } from './contract.js';
 import { ControlledHostError, toWire } from './control-protocol.js';
 import { ProviderIdentities } from './identity.js';
@@ -49,6 +49,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export interface ContractScenario {
   ids: readonly string[];
   needs: readonly HostCapability[];
+}
+
+/** The capability or hook a `not_supported` error names in its `capability` (or `hook`) member, if any. */
+function namedCapability(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as Record<string, unknown>;
+  const named = typeof e.capability === 'string' ? e.capability : typeof e.hook === 'string' ? e.hook : undefined;
+  return named === '' ? undefined : named;
 }
 
 /** The capability a `not_supported` answer to `op` (with these arguments) withholds, if any. */
@@ -105,7 +113,12 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
       result = await run(...args.map(toRaw));
     } catch (err) {
       if (isNotSupported(err)) {
-        const cap = capabilityOf(name, args, scenario.needs);
+        // the error may name what is missing (`capability`, or `hook`: docs/host-control-protocol.md); else it is read from the operation
+        const named = namedCapability(err);
+        if (named !== undefined && !isHostCapability(named)) {
+          throw new CapabilityUnverified(named, `the host answered not_supported to ${name}, naming ${JSON.stringify(named)}, which is not in the closed set of capabilities; ${scenario.ids.join(', ')} not witnessed, counted apart`);
+        }
+        const cap = named ?? capabilityOf(name, args, scenario.needs);
         if (cap !== undefined) throw missingCapability(cap, scenario.ids, `it answered not_supported to ${name}`);
         throw new CapabilityUnverified(`the operation ${name}`, `the host answered not_supported to ${name}, which this scenario needs to witness ${scenario.ids.join(', ')}; ${scenario.ids.join(', ')} bind every host and are never waived`);
       }

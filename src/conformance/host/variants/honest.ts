@@ -175,6 +175,27 @@ export const HONEST_ALTERNATIVES: readonly HonestAlternative[] = [
     }),
   },
   {
+    mode: 'refuses-test-ca',
+    description: 'cannot trust an extra CA: connectHttp with a `ca` answers not_supported naming the hook https-test-ca (plain HTTP works)',
+    wrap: (honest) => ({
+      ...honest,
+      connectHttp: (url, opts = {}) => {
+        if (opts.ca !== undefined) throw Object.assign(new Error('this host trusts only the system CAs'), { code: 'not_supported', capability: 'https-test-ca' });
+        return honest.connectHttp(url, opts);
+      },
+    }),
+  },
+  {
+    mode: 'no-embedding',
+    description: 'declares its capabilities without embedding (it sends an embedding to no provider whose fingerprint differs): E1 is still judged on what reaches the providers',
+    wrap: (honest) => ({ ...honest, capabilities: HOST_CAPABILITIES.filter((c) => c !== 'embedding') }),
+  },
+  {
+    mode: 'no-name-hook',
+    description: 'has no name-resolution hook (declares its capabilities without it) and refuses plaintext to a non-loopback name before resolving it: C7 is judged without the hook',
+    wrap: (honest) => ({ ...honest, capabilities: HOST_CAPABILITIES.filter((c) => c !== 'name-resolution-hook') }),
+  },
+  {
     mode: 'timeout-on-miscorrelation',
     description: 'fails a leg whose reply carries a wrong or missing id as a time-out, never delivering the reply',
     wrap: (honest) => ({
