@@ -259,7 +259,7 @@ export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
   },
   {
     mode: 'cross-provider-threshold',
-    breaks: ['F10'],
+    breaks: ['F10', 'S6.6-single-provider-threshold'],
     description: `drops every frame whose raw score is below ${CROSS_PROVIDER_THRESHOLD}, whichever provider served it`,
     wrap: crossProviderThreshold,
   },

@@ -207,7 +207,7 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
   // ── attestation ────────────────────────────────────────────────────────────────────────────────
   {
     mode: 'trust-unknown-algorithm',
-    breaks: ['F8'],
+    breaks: ['F8', 'S6.5.4-distinct-verdicts'],
     description: 'treats a frame whose attestation it cannot check (unrecognised algorithm) as attested',
     wrap: (honest) =>
       mapFanOut(honest, (r) => {
