@@ -63,7 +63,7 @@ describe('one identity mapping, applied everywhere', () => {
     const r = await run('local-ids');
     assert.deepEqual(failures(r), []);
     const warned = r.summary.scenarios.filter((s) => s.findings.some((f) => f.id === 'S6.5.2-provider-id' && f.severity === 'warning')).map((s) => s.ids.join(','));
-    assert.deepEqual(warned.sort(), ['A1,S6.5.2-provider-id', 'UR1,S6.5.2-provider-id', 'V1,S6.5.2-provider-id']);
+    assert.deepEqual(warned.sort(), ['A1,S6.5.2-provider-id', 'D3,V1,S6.5.2-provider-id', 'UR1,S6.5.2-provider-id', 'V1,S6.5.2-provider-id']);
   });
 
   it('the wire verify\'s identities are read through the same mapping as the host\'s results (V2, V3)', () => {

@@ -47,10 +47,11 @@ function resolve(node: Node): Node {
 /**
  * Members the contract requires on a condition its schemas cannot state, kept wherever they occur:
  * a FrameId's content_digest whenever the frame has one (SPEC.md §6.3: the identity is the triple), the
- * attestation verdict and the kept inclusion proof (capability attestation-checks: F8, F13), and the
- * strategy and policy note of a composition ordered by raw score (F10).
+ * attestation verdict and the kept inclusion proof (capability attestation-checks: F8, F13), the strategy
+ * and policy note of a composition ordered by raw score (F10), and the drop records (with their reason and
+ * detail) of a composition that leaves an offered frame out (S11-compose-reference, a SHOULD).
  */
-const CONDITIONAL: ReadonlySet<string> = new Set(['content_digest', 'evidence', 'verdict', 'inclusionProof', 'strategy', 'policyNote']);
+const CONDITIONAL: ReadonlySet<string> = new Set(['content_digest', 'evidence', 'verdict', 'inclusionProof', 'strategy', 'policyNote', 'dropped', 'reason', 'detail']);
 
 /** Does `value` satisfy a bare `{required: [...]}` branch (or a typed branch of its kind)? */
 function fits(branch: Node, value: unknown): boolean {
