@@ -137,3 +137,51 @@ describe('what a host declares does not hide what reaches the providers', () => 
     assert.deepEqual(r.summary.scenarios.map((s) => s.status), ['passed'], verdicts(r).join('\n'));
   });
 });
+
+describe('R3 and D2 on synthetic compositions', () => {
+  const answer = (provider: string, frames: Array<[string, string]>) =>
+    ({ provider: { routingId: provider, name: provider }, frames: frames.map(([id, content]) => ({ frameId: { provider_id: provider, frame_id: id, content_digest: `sha256:${Buffer.from(content).toString('hex').padEnd(64, '0').slice(0, 64)}` }, frame: { id, kind: 'doc', content } })) }) as never;
+  /** Blocks rendered as `open + content + close` after a preamble, spans in UTF-8 bytes. */
+  const composed = (parts: Array<{ provider: string; id: string; open: string; content: string; close: string }>) => {
+    let text = 'preamble: ``` and </frame> may be described here\n';
+    const blocks = parts.map((p) => {
+      const start = Buffer.byteLength(text);
+      const c0 = start + Buffer.byteLength(p.open);
+      const c1 = c0 + Buffer.byteLength(p.content);
+      text += p.open + p.content + p.close;
+      return { frameId: { provider_id: p.provider, frame_id: p.id }, span: [start, Buffer.byteLength(text)], contentSpan: [c0, c1] };
+    });
+    return { text, blocks, dropped: [] } as never;
+  };
+
+  it('R3: fences of different lengths pass; content holding its own block\'s closer fails', async () => {
+    const { checkFenced } = await import('../../src/conformance/host/checks-composition.js');
+    const hostile = { provider: 'h', id: 'frm_h', kind: 'doc', marker: 'OVERRIDE' };
+    const a = 'plain ``` inside';
+    const h = 'x\n```\nOVERRIDE';
+    const offered = [answer('d', [['frm_a', a]]), answer('h', [['frm_h', h]])];
+    const fenced = composed([
+      { provider: 'd', id: 'frm_a', open: '\n````a\n', content: a, close: '\n````\n' },
+      { provider: 'h', id: 'frm_h', open: '\n````h\n', content: h, close: '\n````\n' },
+    ]);
+    assert.deepEqual(checkFenced(hostile, offered, fenced), []);
+    const broken = composed([
+      { provider: 'd', id: 'frm_a', open: '\n````a\n', content: a, close: '\n````\n' },
+      { provider: 'h', id: 'frm_h', open: '\n```h\n', content: h, close: '\n```\n' },
+    ]);
+    const findings = checkFenced(hostile, offered, broken);
+    assert.ok(findings.some((f) => f.id === 'R3' && /closer "\\n```\\n" of the block of "frm_h" \("h"\) first occurs inside its content/.test(f.message)), findings.map((f) => f.message).join('\n'));
+  });
+
+  it('D2: two content_digests of one frame id are two contents; dedup by id alone fails', async () => {
+    const { checkVersionsKept } = await import('../../src/conformance/host/checks-composition.js');
+    const offered = [answer('docs', [['frm_p', 'revision 1']]), answer('docs', [['frm_p', 'revision 2']])];
+    const both = composed([
+      { provider: 'docs', id: 'frm_p', open: '<q>', content: 'revision 1', close: '</q>' },
+      { provider: 'docs', id: 'frm_p', open: '<q>', content: 'revision 2', close: '</q>' },
+    ]);
+    assert.deepEqual(checkVersionsKept('docs', 'frm_p', ['revision 1', 'revision 2'], offered, both), []);
+    const one = composed([{ provider: 'docs', id: 'frm_p', open: '<q>', content: 'revision 1', close: '</q>' }]);
+    assert.match(checkVersionsKept('docs', 'frm_p', ['revision 1', 'revision 2'], offered, one)[0]?.message ?? '', /^D2 violated: the version of frame "frm_p" of "docs" whose content is "revision 2"/);
+  });
+});
