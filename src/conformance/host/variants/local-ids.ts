@@ -1,7 +1,8 @@
 // A host keyed by its OWN provider ids (SPEC.md §6.5.2: "A host also keeps a local id for each provider it
 // has configured"), as the public reference host is: every provider gets a local routing id that is not its
 // handshake name, and that local id is the provider_id of every FrameId the host reports — answers, blocks,
-// verify outcomes, usage report, attribution record — and of the identities it sends in a verify on the wire.
+// verify outcomes, usage report (its per-provider breakdown only), attribution record — and of the identities
+// it sends in a verify on the wire.
 // It compares identities by the providers' names (D2 holds across two connections to one provider).
 //
 // Every MUST check must judge it exactly as the bundled host (docs/interpretations.md §98: one identity
@@ -53,7 +54,12 @@ export function localIds(honest: HostUnderTest): HostUnderTest {
     },
     verify: async (routingId, held) => renamed(await honest.verify(routingId, renamed(held, toName)), toLocal),
     compose: async (answers, opts) => renamed(await honest.compose(renamed(answers, toName), opts), toLocal),
-    usage: async (query, fanOut) => renamed(await honest.usage(query, renamed(fanOut, toName)), toLocal),
+    // the per-provider breakdown only (as the public reference host reports it), keyed by local ids
+    usage: async (query, fanOut) => {
+      const { frames: _flat, ...report } = renamed(await honest.usage(query, renamed(fanOut, toName)), toLocal) as Awaited<ReturnType<HostUnderTest['usage']>> & { frames?: unknown };
+      void _flat;
+      return report;
+    },
     attribute: async (composed, usage, output) => renamed(await honest.attribute(renamed(composed, toName), renamed(usage, toName), output), toLocal),
   };
 }
