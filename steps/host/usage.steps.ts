@@ -11,13 +11,14 @@ import {
 } from '../../src/conformance/host/checks-usage.js';
 import { rawOf } from '../../src/conformance/host/contract-host.js';
 import type { ProviderWorld } from '../world.js';
+import { notObserved } from '../../src/conformance/host/inconclusive.js';
 
 const MODEL_OUTPUT = 'usage.steps:model-output';
 /** The accounting time handed to the host (a fixed protocol timestamp keeps the report deterministic). */
 const AS_OF = '2026-01-01T00:00:00Z';
 
 function answers(world: ProviderWorld) {
-  if (world.h.lastFanOut === undefined) throw new Error(`no fan-out to bill${world.h.lastError ? ` (it failed: ${String(world.h.lastError)})` : ''}`);
+  if (world.h.lastFanOut === undefined) notObserved(world.h.ids.join(', '), `no fan-out to bill${world.h.lastError ? ` (it failed: ${String(world.h.lastError)})` : ''}`);
   return world.h.lastFanOut.answers;
 }
 
@@ -27,7 +28,7 @@ When(
     return this.run(async () => {
       const host = await this.h.host();
       const fanOut = this.h.lastFanOut;
-      if (fanOut === undefined) throw new Error(`no fan-out to bill${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
+      if (fanOut === undefined) notObserved(this.h.ids.join(', '), `no fan-out to bill${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
       // UR1 is judged on the usage report alone: it is asked for first, from what the host holds (the
       // query and its fan-out result), and never waits on composition or attribution
       this.h.lastUsage = await host.usage(this.h.lastQuery!, fanOut);
