@@ -101,8 +101,9 @@ class HostError(Exception):
         return out
 
 
-def not_supported(what):
-    return HostError("not_supported", f"this host does not support {what}", name="NotSupported")
+def not_supported(what, capability=None):
+    """The standard refusal; `capability` names the capability (or test hook) of the closed set it lacks."""
+    return HostError("not_supported", f"this host does not support {what}", name="NotSupported", capability=capability)
 
 
 def utf8_len(s):
@@ -572,7 +573,7 @@ class Host:
     # connections
 
     def op_connectHttp(self, *_):
-        raise not_supported("HTTP providers (capability http): stdio providers only")
+        raise not_supported("HTTP providers (capability http): stdio providers only", "http")
 
     def op_connectStdio(self, command, args=None, opts=None, *_):
         opts = opts if isinstance(opts, dict) else {}
@@ -663,7 +664,7 @@ class Host:
         return None
 
     def op_revokeConsent(self, *_):
-        raise not_supported("revoking consent (capability revoke)")
+        raise not_supported("revoking consent (capability revoke)", "revoke")
 
     def receipts(self, p):
         out = set()
@@ -895,7 +896,7 @@ class Host:
         return report
 
     def op_attribute(self, *_):
-        raise not_supported("attribution (capability attribution)")
+        raise not_supported("attribution (capability attribution)", "attribution")
 
 
 # ─── composition: this host's own delimiting ──────────────────────────────────────────────────────────
@@ -941,7 +942,7 @@ def compose(answers, options):
     model = options.get("modelBudgetTokens")
     factor = options.get("safetyFactor") if isinstance(options.get("safetyFactor"), (int, float)) else DEFAULT_SAFETY_FACTOR
     if options.get("strategy") not in (None, STRATEGY):
-        raise not_supported(f"composition strategy {json.dumps(options.get('strategy'))} (capability compose-strategies); this host orders by {STRATEGY}")
+        raise not_supported(f"composition strategy {json.dumps(options.get('strategy'))} (capability compose-strategies); this host orders by {STRATEGY}", "compose-strategies")
     if not isinstance(budget, (int, float)):
         if not isinstance(model, (int, float)):
             raise HostError("bad_request", "compose needs budgetTokens or modelBudgetTokens", name="BadRequest")

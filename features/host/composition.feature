@@ -28,6 +28,26 @@ Feature: Composing providers' frames into a prompt (D2, F10, R3, S6.4.1, S6.6, S
     Then the frame "frm_shared" of "docs" appears once in the prompt (D2)
 
   @D2
+  Scenario: One frame id of one provider with two content_digests is two contents: both reach the prompt
+    Given a scripted provider "docs-east" with the script:
+      """
+      {"name": "docs", "serve": [
+        {"id": "frm_policy", "score": 0.9, "content": "Retry policy, revision 1: the client backs off linearly, adding one second each wait."}
+      ]}
+      """
+    And a scripted provider "docs-west" with the script:
+      """
+      {"name": "docs", "serve": [
+        {"id": "frm_policy", "score": 0.9, "content": "Retry policy, revision 2: the client backs off exponentially, doubling each wait."}
+      ]}
+      """
+    And the host under test has connected "docs-east" under the alias "docs-east"
+    And the host under test has connected "docs-west" under the alias "docs-west"
+    When the host under test fans out a query for at most 8 frames and 2000 tokens
+    And the host under test composes the answers within 4000 budget tokens
+    Then both versions of the frame "frm_policy" of "docs", served by "docs-east" and "docs-west", reach the prompt (D2)
+
+  @D2
   Scenario: A frame repeated within one answer reaches the prompt once
     Given a scripted provider "docs" with the script:
       """

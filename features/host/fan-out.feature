@@ -7,7 +7,7 @@ Feature: Each provider's copy of the query, and what the host makes of its reply
   unknown kind or carrying an unknown rel are kept verbatim (U2, S8.1). The scripted providers record
   every line they receive, so each of these is observed on the wire.
 
-  @E1 @needs-embedding
+  @E1
   Scenario: Only a provider declaring exactly the host's embedding fingerprint receives the embedding
     Given the host under test has the embedding fingerprint "bge-small-en-v1.5/384/l2"
     And a scripted provider "unnormalised" with the script:
@@ -23,7 +23,7 @@ Feature: Each provider's copy of the query, and what the host makes of its reply
     When the host under test fans out a query carrying a 384-number embedding
     Then "unnormalised" received no embedding, while "same-model" with the host's fingerprint could (E1)
 
-  @E1 @needs-embedding
+  @E1
   Scenario: A provider declaring no fingerprint never receives the embedding
     Given the host under test has the embedding fingerprint "bge-small-en-v1.5/384/l2"
     And a scripted provider "lexical" with the script:

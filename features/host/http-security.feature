@@ -26,7 +26,7 @@ Feature: The HTTP transport knows where the bytes go (C4, C7, C8)
     When the host under test fans a query out
     Then "far-docs" received the query and answered (C4)
 
-  @C7 @needs-http @needs-name-resolution-hook
+  @C7 @needs-http
   Scenario: Plaintext http:// to a non-loopback provider is refused before any byte leaves
     Given a scripted provider "plain-docs" with the script:
       """

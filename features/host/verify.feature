@@ -4,7 +4,7 @@ Feature: Verify and reuse: identities only, and a stored body is reused only on 
   still hold (§9). The scripted provider records every verify it RECEIVES, so "no body travelled" is
   observed on the wire; what the host may reuse is what its verify outcome retains.
 
-  @V1
+  @V1 @S6.5.2-provider-id
   Scenario: A verify request carries frame identities only, never their bodies
     Given a scripted provider "docs" with the script:
       """
@@ -17,7 +17,7 @@ Feature: Verify and reuse: identities only, and a stored body is reused only on 
     And the host under test verifies every frame it holds from "docs"
     Then every verify "docs" received carried frame identities only (V1)
 
-  @D3 @V1
+  @D3 @V1 @S6.5.2-provider-id
   Scenario: A digest-less frame is re-queried, never reused from a stored copy
     Given a scripted provider "docs" with the script:
       """

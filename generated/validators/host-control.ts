@@ -91,7 +91,7 @@ return errors === 0;
 validate53.evaluated = {"items":3,"dynamicProps":false,"dynamicItems":false};
 
 
-const schema21 = {"type":"object","properties":{"uses":{"type":"array","items":{"type":"object","properties":{"frame":{"$ref":"defs.schema.json#/$defs/FrameId"},"selected":{},"rendered":{},"cited":{}},"required":["frame"]}}},"required":["uses"]};
+const schema21 = {"type":"object","properties":{"uses":{"type":"array","items":{"type":"object","properties":{"frame":{"$ref":"defs.schema.json#/$defs/FrameId"},"selected":{"description":"A2: an independent boolean observation (the frame was ranked in); any other value is an A2 failure, not a contract error."},"rendered":{"description":"A2: an independent observation (the frame has a block in the composition)."},"cited":{"description":"A2: the model output referred to the frame, an observed fact."}},"required":["frame","selected","rendered","cited"]}}},"required":["uses"]};
 const schema23 = {"description":"A frame's identity (SPEC.md §6.3): provider_id is the provider's handshake provider.name, or the host's routingId for it (the suite maps a routingId to the name through the descriptors it was given).","type":"object","properties":{"provider_id":{"type":"string","minLength":1},"frame_id":{"type":"string","minLength":1},"content_digest":{"type":["string","null"]}},"required":["provider_id","frame_id"]};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 
@@ -243,15 +243,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data1.frame !== undefined){
-if(!(validate56(data1.frame, {instancePath:instancePath+"/uses/" + i0+"/frame",parentData:data1,parentDataProperty:"frame",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/uses/" + i0,schemaPath:"attribute.schema.json#/$defs/result/properties/uses/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.selected === undefined){
+const err2 = {instancePath:instancePath+"/uses/" + i0,schemaPath:"attribute.schema.json#/$defs/result/properties/uses/items/required",keyword:"required",params:{missingProperty: "selected"},message:"must have required property '"+"selected"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -260,10 +253,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/uses",schemaPath:"attribute.schema.json#/$defs/result/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data1.rendered === undefined){
+const err3 = {instancePath:instancePath+"/uses/" + i0,schemaPath:"attribute.schema.json#/$defs/result/properties/uses/items/required",keyword:"required",params:{missingProperty: "rendered"},message:"must have required property '"+"rendered"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -272,15 +263,54 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"attribute.schema.json#/$defs/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data1.cited === undefined){
+const err4 = {instancePath:instancePath+"/uses/" + i0,schemaPath:"attribute.schema.json#/$defs/result/properties/uses/items/required",keyword:"required",params:{missingProperty: "cited"},message:"must have required property '"+"cited"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+if(data1.frame !== undefined){
+if(!(validate56(data1.frame, {instancePath:instancePath+"/uses/" + i0+"/frame",parentData:data1,parentDataProperty:"frame",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/uses/" + i0,schemaPath:"attribute.schema.json#/$defs/result/properties/uses/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/uses",schemaPath:"attribute.schema.json#/$defs/result/properties/uses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"attribute.schema.json#/$defs/result/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -2984,7 +3014,7 @@ return errors === 0;
 }
 validate102.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema57 = {"description":"A failed operation's error, and every error inside a result (a fan-out failure). `code` is free-form except the standard `not_supported` (this host does not have this operation or feature). The suite prints every member; it reads `rawCode` (the provider's code verbatim), `effectiveCode` (the code the host acts on) and `retryable` when present.","type":"object","properties":{"code":{"type":"string","minLength":1},"message":{"type":"string"},"anchor":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"provider":{"$ref":"#/$defs/ProviderRef"},"name":{"type":"string"},"rawCode":{},"effectiveCode":{"type":"string"},"retryable":{"type":"boolean"}},"required":["code","message"]};
+const schema57 = {"description":"A failed operation's error, and every error inside a result (a fan-out failure). `code` is free-form except the standard `not_supported` (this host does not have this operation or feature). The suite prints every member; it reads `rawCode` (the provider's code verbatim), `effectiveCode` (the code the host acts on) and `retryable` when present. With `not_supported`, `capability` (or `hook`) names what is missing.","type":"object","properties":{"code":{"type":"string","minLength":1},"message":{"type":"string"},"anchor":{"type":"string"},"scopes":{"type":"array","items":{"type":"string"}},"provider":{"$ref":"#/$defs/ProviderRef"},"name":{"type":"string"},"rawCode":{},"effectiveCode":{"type":"string"},"retryable":{"type":"boolean"},"capability":{"type":"string","description":"With code not_supported: the capability (or test hook) this host lacks, from the closed set (defs.schema.json#/$defs/Capability). Absent: the suite reads it from the operation."},"hook":{"type":"string","description":"With code not_supported: the test hook this host lacks (same as capability)."}},"required":["code","message"]};
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3136,9 +3166,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"defs.schema.json#/$defs/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.capability !== undefined){
+if(typeof data.capability !== "string"){
+const err11 = {instancePath:instancePath+"/capability",schemaPath:"defs.schema.json#/$defs/Error/properties/capability/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3147,10 +3177,34 @@ vErrors.push(err11);
 }
 errors++;
 }
+}
+if(data.hook !== undefined){
+if(typeof data.hook !== "string"){
+const err12 = {instancePath:instancePath+"/hook",schemaPath:"defs.schema.json#/$defs/Error/properties/hook/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"defs.schema.json#/$defs/Error/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"code":true,"message":true,"anchor":true,"scopes":true,"provider":true,"name":true,"rawCode":true,"effectiveCode":true,"retryable":true},"dynamicProps":false,"dynamicItems":false};
+validate104.evaluated = {"props":{"code":true,"message":true,"anchor":true,"scopes":true,"provider":true,"name":true,"rawCode":true,"effectiveCode":true,"retryable":true,"capability":true,"hook":true},"dynamicProps":false,"dynamicItems":false};
 
 function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

@@ -45,13 +45,19 @@ Then('{string} received no embedding, while {string} with the host\'s fingerprin
   return this.run(() => {
     const host = this.h.provider(control).config.fingerprint;
     const fp = this.h.provider(label).config.fingerprint;
-    this.judge(
-      checkEmbeddingWithheld(
-        { label, received: this.h.received(label) },
-        { host: String(host), provider: typeof fp === 'string' ? fp : undefined },
-        { label: control, received: this.h.received(control) },
-      ),
+    // E1 binds what reaches the providers, whatever the host declares (docs/interpretations.md §104): the
+    // fingerprint the scenario gave the host is its own unless it refused it (not_supported); a host that
+    // refused has none, so no provider may receive an embedding. The control (a provider declaring that
+    // fingerprint) is read only for a host declaring embedding, or declaring nothing.
+    const declared = this.h.declaredCapabilities();
+    const own = this.h.embeddingDeclined ? '(none: the host refused an embedding fingerprint)' : String(host);
+    const findings = checkEmbeddingWithheld(
+      { label, received: this.h.received(label) },
+      { host: own, provider: typeof fp === 'string' ? fp : undefined },
+      !this.h.embeddingDeclined && (declared === undefined || declared.includes('embedding')) ? { label: control, received: this.h.received(control) } : undefined,
     );
+    if (this.h.embeddingDeclined) findings.push(...checkEmbeddingWithheld({ label: control, received: this.h.received(control) }, { host: own, provider: typeof host === 'string' ? host : undefined }));
+    this.judge(findings);
   });
 });
 

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import {
+  checkPlaintextRefusedUnresolved,
   checkCredentialNotSurfaced,
   checkNonLoopbackGated,
   checkPlaintextRefused,
@@ -26,6 +27,8 @@ interface HttpPeer {
   /** The connect attempt: resolved (connected) or refused (error kept). */
   connected: boolean;
   connectError?: unknown;
+  /** C7 judged without the name-resolution hook, at a name that never resolves. */
+  hookless?: boolean;
 }
 
 const KEY = 'http-security';
@@ -58,6 +61,25 @@ async function connectOverHttp(h: HostScenario, label: string, opts: { tls: bool
   const entry: HttpPeer = { server, lookup, connected: false, ...(opts.credential ? { token: `cgp-c8-${randomBytes(12).toString('hex')}` } : {}) };
   peers(h).set(label, entry);
   const host = await h.host();
+  // C7 without the name-resolution hook (docs/interpretations.md §105): a host that refuses plaintext before it
+  // resolves anything is judged at a name that never resolves (RFC 6761 .invalid), so nothing can be dialled
+  const declared = h.declaredCapabilities();
+  const hookless = !opts.tls && declared !== undefined && !declared.includes('name-resolution-hook');
+  if (hookless) {
+    entry.hookless = true;
+    const url = new URL(server.url);
+    url.hostname = UNRESOLVABLE_NAME;
+    try {
+      provider.descriptor = await host.connectHttp(url.href, entry.token !== undefined ? { credential: entry.token } : {});
+      entry.connected = true;
+    } catch (err) {
+      if (isScenarioVerdict(err)) throw err;
+      entry.connectError = err;
+      provider.connectError = err;
+      h.lastError = err;
+    }
+    return entry;
+  }
   try {
     provider.descriptor = await host.connectHttp(server.url, {
       lookup: lookup.lookup,
@@ -74,6 +96,9 @@ async function connectOverHttp(h: HostScenario, label: string, opts: { tls: bool
   }
   return entry;
 }
+
+/** A name that never resolves (RFC 6761 §6.4): the hookless C7 scenario dials nothing. */
+const UNRESOLVABLE_NAME = 'cgp-plaintext-peer.invalid';
 
 function mustConnect(label: string, entry: HttpPeer): void {
   if (!entry.connected) throw new HarnessError(`connecting ${label} at ${entry.server.url} was refused: ${String(entry.connectError)}`);
@@ -109,6 +134,10 @@ Then('{string}, reached at a non-loopback name, received no query and the host r
 Then('the connection to {string} was refused before any byte left in plaintext \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
   return this.run(() => {
     const p = peer(this.h, label);
+    if (p.hookless === true) {
+      this.judge(checkPlaintextRefusedUnresolved(ids, { label, url: p.server.url }, { connected: p.connected, error: p.connectError }));
+      return;
+    }
     this.judge(checkPlaintextRefused(ids, { label, url: p.server.url }, p.server.requests, { connected: p.connected, error: p.connectError, lookups: p.lookup.calls }));
   });
 });

@@ -6,16 +6,19 @@ import {
   checkAttributionHandles,
   checkAttributionReconcilable,
   checkCitedObserved,
+  checkProviderIdsAreNames,
   checkUsageBillsServed,
 } from '../../src/conformance/host/checks-usage.js';
+import { rawOf } from '../../src/conformance/host/contract-host.js';
 import type { ProviderWorld } from '../world.js';
+import { notObserved } from '../../src/conformance/host/inconclusive.js';
 
 const MODEL_OUTPUT = 'usage.steps:model-output';
 /** The accounting time handed to the host (a fixed protocol timestamp keeps the report deterministic). */
 const AS_OF = '2026-01-01T00:00:00Z';
 
 function answers(world: ProviderWorld) {
-  if (world.h.lastFanOut === undefined) throw new Error(`no fan-out to bill${world.h.lastError ? ` (it failed: ${String(world.h.lastError)})` : ''}`);
+  if (world.h.lastFanOut === undefined) notObserved(world.h.ids.join(', '), `no fan-out to bill${world.h.lastError ? ` (it failed: ${String(world.h.lastError)})` : ''}`);
   return world.h.lastFanOut.answers;
 }
 
@@ -25,7 +28,7 @@ When(
     return this.run(async () => {
       const host = await this.h.host();
       const fanOut = this.h.lastFanOut;
-      if (fanOut === undefined) throw new Error(`no fan-out to bill${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
+      if (fanOut === undefined) notObserved(this.h.ids.join(', '), `no fan-out to bill${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
       // UR1 is judged on the usage report alone: it is asked for first, from what the host holds (the
       // query and its fan-out result), and never waits on composition or attribution
       this.h.lastUsage = await host.usage(this.h.lastQuery!, fanOut);
@@ -45,27 +48,27 @@ async function attribution(world: ProviderWorld): Promise<void> {
 
 Then('the usage report bills every frame served by its FrameId, budget_consumed being their summed token_cost \\(UR1)', async function (this: ProviderWorld) {
   return this.run(() => {
-    this.judge(checkUsageBillsServed(this.h.lastUsage, answers(this)));
+    this.judge([...checkUsageBillsServed(this.h.lastUsage, answers(this)), ...checkProviderIdsAreNames('usage report', rawOf(this.h.lastUsage), this.h.identities)]);
   });
 });
 
 Then('every attribution record is keyed by the FrameId of a frame served \\(A1)', async function (this: ProviderWorld) {
   return this.run(async () => {
     await attribution(this);
-    this.judge(checkAttributionHandles(this.h.lastAttribution, answers(this)));
+    this.judge([...checkAttributionHandles(this.h.lastAttribution, answers(this)), ...checkProviderIdsAreNames('attribution record', rawOf(this.h.lastAttribution), this.h.identities)]);
   });
 });
 
 Then('the attribution reports selected, rendered and cited apart, cited only where the model output names the frame \\(A2)', async function (this: ProviderWorld) {
   return this.run(async () => {
     await attribution(this);
-    this.judge(checkCitedObserved(this.h.lastAttribution, this.h.lastComposed, String(this.h.state.get(MODEL_OUTPUT) ?? '')));
+    this.judge(checkCitedObserved(this.h.lastAttribution, this.h.lastComposed, String(this.h.state.get(MODEL_OUTPUT) ?? ''), answers(this)));
   });
 });
 
 Then('the attribution record is coherent and names only frames the usage report billed \\(A3)', async function (this: ProviderWorld) {
   return this.run(async () => {
     await attribution(this);
-    this.judge(checkAttributionReconcilable(this.h.lastAttribution, this.h.lastUsage));
+    this.judge(checkAttributionReconcilable(this.h.lastAttribution, this.h.lastUsage, this.h.lastComposed));
   });
 });

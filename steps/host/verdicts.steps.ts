@@ -41,12 +41,12 @@ function verdicts(world: ProviderWorld, label: string): Record<string, string> {
 
 Then('every frame {string} left without a verdict was treated as unknown: not reused, re-queried \\(V2)', async function (this: ProviderWorld, label: string) {
   return this.run(() => {
-    this.judge(checkMissingVerdictUnknown(outcome(this), this.h.received(label), held(this), noVerdict(this, label)));
+    this.judge(checkMissingVerdictUnknown(outcome(this), this.h.received(label), held(this), noVerdict(this, label), this.h.identities));
   });
 });
 
 Then('the host reused no body {string} did not answer valid \\(V3)', async function (this: ProviderWorld, label: string) {
   return this.run(() => {
-    this.judge(checkReusedOnlyOnValid(outcome(this), this.h.received(label), held(this), verdicts(this, label), noVerdict(this, label)));
+    this.judge(checkReusedOnlyOnValid(outcome(this), this.h.received(label), held(this), verdicts(this, label), noVerdict(this, label), this.h.identities));
   });
 });

@@ -11,6 +11,7 @@ import {
   checkVerdicts,
   checkVerifyCorrelated,
   checkVerifyIdentitiesOnly,
+  checkVerifyNamesProvider,
   connectBundledProvider,
   sentBy,
   servedFrames,
@@ -22,6 +23,7 @@ import {
 import type { ReceivedFrame } from '../../src/host/types.js';
 import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
 import type { ProviderWorld } from '../world.js';
+import { notObserved } from '../../src/conformance/host/inconclusive.js';
 
 const HELD = 'verify.steps:held';
 const OUTCOME = 'verify.steps:outcome';
@@ -51,9 +53,9 @@ Given('the host under test has connected the bundled reference provider {string}
 When('the host under test verifies every frame it holds from {string}', async function (this: ProviderWorld, label: string) {
   return this.run(async () => {
     const routingId = this.h.routingId(label);
-    if (this.h.lastFanOut === undefined) throw new Error(`no fan-out to take held frames from${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
+    if (this.h.lastFanOut === undefined) notObserved(this.h.ids.join(', '), `no fan-out to take held frames from${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
     const frames = this.h.lastFanOut.answers.filter((a) => a.provider.routingId === routingId).flatMap((a) => a.frames);
-    if (frames.length === 0) throw new Error(`the host holds no frame from ${label} to verify`);
+    if (frames.length === 0) notObserved(this.h.ids.join(', '), `the host holds no frame from ${label} to verify`);
     this.h.state.set(HELD, frames);
     const host = await this.h.host();
     this.h.state.set(OUTCOME, await host.verify(routingId, frames));
@@ -64,7 +66,8 @@ Then('every verify {string} received carried frame identities only \\(V1)', asyn
   return this.run(() => {
     const frames = held(this);
     const expectVerify = this.h.provider(label).config.verify === true && frames.some((f) => typeof f.frameId.content_digest === 'string');
-    this.judge(checkVerifyIdentitiesOnly({ label }, this.h.received(label), frames, expectVerify));
+    const name = String(this.h.provider(label).config.name ?? label);
+    this.judge([...checkVerifyIdentitiesOnly({ label }, this.h.received(label), frames, expectVerify), ...checkVerifyNamesProvider({ label, name }, this.h.received(label))]);
   });
 });
 
@@ -77,7 +80,7 @@ Then('the digest-less frame of {string} was re-queried, not reused \\(D3)', asyn
 
 Then('the host reused only the bodies {string} confirmed valid \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
   return this.run(() => {
-    this.judge(checkReuseOnlyOnValid(outcome(this), this.h.received(label), scriptedVerdicts(this, label), ids));
+    this.judge(checkReuseOnlyOnValid(outcome(this), this.h.received(label), scriptedVerdicts(this, label), ids, this.h.identities));
   });
 });
 

@@ -117,7 +117,8 @@ describe('composition checks against the honest composer', () => {
     assert.deepEqual(checkThresholdConfined('hostile', 0.5, new Map([['strict', lows]]), composed), []);
   });
   it('the reference check needs the reference frame to have been composed', () => {
-    assert.deepEqual(ids(checkReferenceEmpty('archive', 'frm_ref', [], [], honest)), ['S6.4.1-unrehydratable-empty']);
+    // not composed: inconclusive (docs/interpretations.md §97), never a finding
+    assert.throws(() => checkReferenceEmpty('archive', 'frm_ref', [], [], honest), /^Inconclusive: could not observe S6\.4\.1-unrehydratable-empty: the reference frame "frm_ref"/);
   });
 });
 
@@ -158,8 +159,8 @@ describe('composition checks catch the variants', () => {
     const twice = [fixtureAnswer('docs', [fixtureFrame('frm_x', 'same bytes')]), fixtureAnswer(fixtureProvider('docs', 'r-docs-2'), [fixtureFrame('frm_x', 'same bytes')])];
     assert.deepEqual(checkSameFrameIdOnce('docs', 'frm_x', twice, composeForPrompt(twice, opts)), []);
     assert.deepEqual(ids(checkSameFrameIdOnce('docs', 'frm_x', twice, await variant('no-dedup').compose(twice, opts))), ['D2']);
-    // a scenario whose frame was offered once proves nothing, and says so
-    assert.deepEqual(ids(checkSameFrameIdOnce('docs', 'frm_x', twice.slice(0, 1), composeForPrompt(twice, opts))), ['D2']);
+    // a scenario whose frame was offered once proves nothing, and says so: inconclusive, never a finding
+    assert.throws(() => checkSameFrameIdOnce('docs', 'frm_x', twice.slice(0, 1), composeForPrompt(twice, opts)), /^Inconclusive: could not observe D2: /);
   });
 });
 

@@ -65,7 +65,8 @@ describe('host-connection checks: E1, P5, S3.2', () => {
     const silent = checkEmbeddingWithheld({ label: 'other', received: [handshake, query()] }, fp, { label: 'same', received: [handshake, query()] });
     assert.deepEqual(errors(silent), []);
     assert.equal(silent.length, 1);
-    failsWith(checkEmbeddingWithheld({ label: 'other', received: [handshake] }, fp), 'E1');
+    // never queried: inconclusive (docs/interpretations.md §97), never an E1 finding
+    assert.throws(() => checkEmbeddingWithheld({ label: 'other', received: [handshake] }, fp), /^Inconclusive: could not observe E1: provider "other" received no query/);
   });
   it('P5: only advertised (or no) preferences pass', () => {
     assert.deepEqual(checkRepresentationsAdvertised({ label: 'x', received: [handshake, query({ representation_preferences: ['full'] })] }, ['full']), []);

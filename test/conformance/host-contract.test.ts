@@ -72,7 +72,9 @@ describe('capabilities decide applicability, never a pass', () => {
     assert.ok(c8.length >= 4);
     for (const s of c8) assert.match(s.harness_error ?? '', /unverified: needs http .*C8 binds every host/, s.name);
     const na = new Set(r.summary.scenarios.filter((s) => s.status === 'not-applicable').flatMap((s) => s.ids));
-    for (const id of ['A1', 'A2', 'A3', 'E1', 'F8', 'F13', 'C4', 'C7', 'S6.6-single-provider-threshold']) assert.ok(na.has(id), id);
+    for (const id of ['A1', 'A2', 'A3', 'F8', 'F13', 'C4', 'C7', 'S6.6-single-provider-threshold']) assert.ok(na.has(id), id);
+    // E1 binds what reaches the providers, whatever the host declares: judged, never not applicable
+    assert.ok(!na.has('E1'));
   });
 });
 

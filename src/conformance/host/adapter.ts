@@ -24,6 +24,7 @@ import { HOST_CAPABILITIES } from './capabilities.js';
 import { hostMisbehaviour, type HostMisbehaviour } from './variants/manifest.js';
 import { buildUsageReport } from '../../host/usage.js';
 import { verifyHeld } from '../../host/verify-reuse.js';
+import { frameIdKey } from '../../protocol/identity.js';
 import type { HostFactory, HostUnderTest, HostUnderTestOptions } from '../../host/under-test.js';
 
 export type { Awaitable, ConnectHttpOptions, ConnectStdioOptions, HostFactory, HostUnderTest, HostUnderTestOptions } from '../../host/under-test.js';
@@ -64,7 +65,12 @@ export function createBundledHost(options: HostUnderTestOptions): HostUnderTest 
     },
     verify: (routingId, held) =>
       verifyHeld(held, (request, id) => host.sendVerify(routingId, request, id), { provider: host.connection(routingId).descriptor }),
-    compose: (answers, opts) => composeForPrompt(answers, opts),
+    // F13: the inclusion proof kept for a frame, on its block (the contract's member), beside the frame record
+    compose: (answers, opts) => {
+      const composed = composeForPrompt(answers, opts);
+      const proofs = new Map(composed.frames.map((f) => [frameIdKey(f.frameId), f.evidence?.inclusionProof]));
+      return { ...composed, blocks: composed.blocks.map((b) => (proofs.get(frameIdKey(b.frameId)) !== undefined ? { ...b, inclusionProof: proofs.get(frameIdKey(b.frameId)) } : b)) };
+    },
     // the contract's flat `frames` beside the per-provider breakdown (docs/host-control-protocol.md)
     usage: (query, fanOut) => {
       const report = buildUsageReport(fanOut.answers, undefined, typeof query.max_tokens === 'number' ? { budgetRequested: query.max_tokens } : {});

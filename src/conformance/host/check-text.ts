@@ -1,6 +1,6 @@
 /** Small helpers the host-suite checks share to render what they saw in a finding's message. */
-import { HarnessError } from '../suite/errors.js';
 import { ControlledHostError } from './control-protocol.js';
+import { Inconclusive } from './inconclusive.js';
 
 /** The structured members of a host error the contract names, printed after its message when present. */
 const ERROR_FIELDS = ['code', 'anchor', 'scopes', 'provider', 'rawCode', 'effectiveCode', 'retryable'] as const;
@@ -39,9 +39,10 @@ export function showValue(value: unknown, max = 100): string {
 }
 
 /**
- * The harness could not set up its own precondition (its own provider served nothing to judge, a script
- * names no subject): the run is inconclusive — a harness error (exit 4), never a finding against the host.
+ * A precondition of the check failed (its provider served nothing to judge, a script names no subject, the
+ * host never did what the check observes): the scenario is inconclusive — `could not observe <ID>: <cause>`
+ * (an Inconclusive, a harness-side error), never a finding against the host (docs/interpretations.md §97).
  */
 export function harnessPrecondition(id: string, message: string): never {
-  throw new HarnessError(`${id} could not be witnessed: ${message}`);
+  throw new Inconclusive(id, message);
 }

@@ -32,6 +32,7 @@ import { frameIdKey } from '../../protocol/identity.js';
 import { utf8ByteLength } from '../../protocol/token-cost.js';
 import { ContractError } from './contract.js';
 import { describeHostError } from './check-text.js';
+import { notObserved } from './inconclusive.js';
 
 const describe = describeHostError;
 
@@ -171,13 +172,37 @@ export function checkSameFrameIdOnce(provider: string, id: string, offered: read
   const copies = offered.flatMap((a) => a.frames).filter((f) => f.frameId.provider_id === provider && f.frameId.frame_id === id);
   const triples = new Set(copies.map((f) => frameIdKey(f.frameId)));
   if (copies.length < 2 || triples.size !== 1) {
-    return [violation('D2', '/answers', `expected the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} offered at least twice with one (provider id, frame id, content_digest), saw ${copies.length} cop(ies) with ${triples.size} distinct triple(s)`)];
+    notObserved('D2', `the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is among the host's answers ${copies.length} time(s) with ${triples.size} distinct triple(s); only one offered at least twice with one (provider id, frame id, content_digest) shows how the host treats it`);
   }
   const n = blocksFor(readBlocks(composed), provider, id).length;
   if (n === 1) return [];
   return [
     violation('D2', '/blocks', `the frame ${[...triples][0]} offered ${copies.length} times is rendered in ${n} blocks of the prompt (${dropReason(composed, provider, id)}); required: the same (provider id, frame id, content_digest) is the same content, in the prompt once`),
   ];
+}
+
+/**
+ * D2 (§6.3: identity is the triple; docs/interpretations.md §100): frames of one provider that share a frame
+ * id but not a content_digest are different content — D2's dedup is "on that basis", the triple, never on
+ * the id alone. With a budget that holds every offered frame, each version reaches the prompt: a block of
+ * (provider, frame id) whose content holds that version's content. `versions` are the contents served.
+ */
+export function checkVersionsKept(provider: string, id: string, versions: readonly string[], offered: readonly ProviderAnswer[], composed: ComposedPrompt | undefined): Finding[] {
+  if (composed === undefined) return [violation('D2', '/', 'the host composed no prompt')];
+  const copies = offered.flatMap((a) => a.frames).filter((f) => f.frameId.provider_id === provider && f.frameId.frame_id === id);
+  const digests = new Set(copies.map((f) => String(f.frameId.content_digest)));
+  if (digests.size < 2) {
+    notObserved('D2', `the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is among the host's answers with ${digests.size} content_digest(s); only two versions offered show whether the host tells them apart`);
+  }
+  const own = blocksFor(readBlocks(composed), provider, id);
+  const out: Finding[] = [];
+  for (const content of versions) {
+    if (own.some((b) => b.content.includes(content))) continue;
+    out.push(
+      violation('D2', '/blocks', `the version of frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} whose content is ${JSON.stringify(content.slice(0, 60))} is not in the prompt (${own.length} block(s) of that frame id; ${dropReason(composed, provider, id)}) although the budget holds every offered frame; required: frames are the same content only with the same (provider id, frame id, content_digest) — a different content_digest is different content, never deduplicated by id`),
+    );
+  }
+  return out;
 }
 
 // ── F10 / S6.6 ────────────────────────────────────────────────────────────────────────────────────
@@ -227,7 +252,7 @@ export function checkOrderDeclaredAsPolicy(composed: ComposedPrompt | undefined,
   const blocks = readBlocks(composed);
   const providers = new Set(blocks.map((b) => b.frameId.provider_id));
   if (providers.size < 2) {
-    return [violation('F10', '/blocks', `the prompt holds frames of ${providers.size} provider(s); the scenario needs frames of several providers to judge their ordering`)];
+    notObserved('F10', `the prompt holds frames of ${providers.size} provider(s); only frames of several providers show how the host orders them (a frame left out is judged by the low-score check)`);
   }
   const seq = blocks.map((b) => scores.get(`${b.frameId.provider_id}\u0000${b.frameId.frame_id}`));
   const byScore = seq.every((x, i) => x !== undefined && (i === 0 || x <= seq[i - 1]!));
@@ -308,12 +333,13 @@ export function learnDelimiters(composed: ComposedPrompt): LearnedDelimiters {
 }
 
 /**
- * R3 (§11): content is "delimited as quoted material". Judged on the host's own delimiting, read from its
- * blocks: every offered frame it rendered is one block; no block names a frame nobody offered (a forged
- * sibling); every block is delimited (an opener or a closer a reader can see); the host's delimiters —
- * its closers and the common prefix of its openers — occur in the text, from the first block on, only
- * where its blocks put them, so no content (and no attribute in an opener) closes its own block or opens
- * another; and the hostile frame's marker text lies inside its own block's content.
+ * R3 (§11): content is "delimited as quoted material". Judged on what the host's own blocks report (their
+ * spans and content spans; docs/interpretations.md §71, §101), never on one assumed delimiter: no block names
+ * a frame nobody offered (a forged sibling); every block is delimited (an opener or a closer a reader can
+ * see); no content byte lies outside its block's content span (the hostile frame's text sits inside its own
+ * block's content); and no content, nor any attribute in an opener, can end its block early or open another
+ * (checkDelimitersConfined). R3 is about content that reaches the prompt: a hostile frame the host did not
+ * render (it declined to, or rejected the answer) is not observed — inconclusive, never an R3 finding.
  */
 export function checkFenced(hostile: OfferedBlock, offered: readonly ProviderAnswer[], composed: ComposedPrompt | undefined): Finding[] {
   if (composed === undefined) return [violation('R3', '/', 'the host composed no prompt')];
@@ -328,51 +354,54 @@ export function checkFenced(hostile: OfferedBlock, offered: readonly ProviderAns
       out.push(violation('R3', `/blocks/${b.index}`, `the block of ${JSON.stringify(b.frameId.frame_id)} has no delimiter around its content (opener ${JSON.stringify(b.opener)}, closer ${JSON.stringify(b.closer)}); required: content delimited as quoted material`));
     }
   }
-  const own = blocksFor(blocks, hostile.provider, hostile.id);
-  if (own.length !== 1) {
-    out.push(violation('R3', '/blocks', `the hostile frame ${JSON.stringify(hostile.id)} of ${JSON.stringify(hostile.provider)} is rendered in ${own.length} block(s); required: exactly its own block`));
-  } else if (!own[0]!.content.includes(hostile.marker)) {
-    out.push(violation('R3', `/blocks/${own[0]!.index}/contentSpan`, `the text ${JSON.stringify(hostile.marker)} of frame ${JSON.stringify(hostile.id)} is not inside its own block's content (${JSON.stringify(own[0]!.content.slice(0, 120))}); required: content stays quoted inside its block`));
-  }
   out.push(...checkDelimitersConfined(composed, blocks));
+  const own = blocksFor(blocks, hostile.provider, hostile.id);
+  if (own.length === 0) {
+    if (out.length > 0) return out;
+    const offeredHostile = offered.some((a) => a.frames.some((f) => f.frameId.provider_id === hostile.provider && f.frameId.frame_id === hostile.id));
+    notObserved(
+      'R3',
+      `the hostile frame ${JSON.stringify(hostile.id)} of ${JSON.stringify(hostile.provider)} was not rendered (${offeredHostile ? dropReason(composed, hostile.provider, hostile.id) : 'it is not among the host\'s answers'}); a frame that does not reach the prompt cannot break out of its quoting (a rejected unknown kind is U2's business, judged in its own scenarios)`,
+    );
+  }
+  own.forEach((b) => {
+    if (!b.content.includes(hostile.marker)) {
+      out.push(violation('R3', `/blocks/${b.index}/contentSpan`, `the text ${JSON.stringify(hostile.marker)} of frame ${JSON.stringify(hostile.id)} is not inside its own block's content (${JSON.stringify(b.content.slice(0, 120))}); required: content stays quoted inside its block`));
+    }
+  });
   return out;
 }
 
 /**
- * R3: the host's delimiters occur only where its blocks put them. From the first block's start to the
- * end of the text, the openers' common prefix occurs exactly at each block's start and each closer
- * exactly at the end of its block's content: anywhere else it is content (or an attribute) that can end
- * a block early or open one the host did not write.
+ * R3: nothing inside a block can end it early or open another, judged per block from what the host says
+ * of it. A reader who has read a block's opener finds the end of its content at the first occurrence of
+ * that block's closer: it must be exactly where the host says the content ends (so neither the content nor
+ * an attribute in the opener contains the closer — a CommonMark fence one backtick longer than any run in
+ * its content passes, whatever the other blocks' fences are). A block delimited by its opener alone (no
+ * closer a reader can see) ends where the next opener starts: its content must not contain the common
+ * prefix of the host's openers.
  */
 function checkDelimitersConfined(composed: ComposedPrompt, blocks: readonly ReadBlock[]): Finding[] {
-  if (blocks.length === 0) return [];
   const out: Finding[] = [];
   const text = composed.text;
-  const from = blocks[0]!.at.start;
   const prefix = commonPrefix(blocks.map((b) => b.opener));
-  const place = (at: number): string => {
-    const b = blocks.find((x) => at >= x.at.start && at < x.at.end);
-    if (b === undefined) return `between blocks, at character ${at}`;
-    if (at >= b.at.contentStart && at < b.at.contentEnd) return `inside the content of ${JSON.stringify(b.frameId.frame_id)} (${JSON.stringify(b.frameId.provider_id)})`;
-    return `inside the ${at < b.at.contentStart ? 'opener' : 'closer'} of ${JSON.stringify(b.frameId.frame_id)} (${JSON.stringify(b.frameId.provider_id)})`;
-  };
-  if (significant(prefix)) {
-    const starts = new Set(blocks.map((b) => b.at.start));
-    for (let at = text.indexOf(prefix, from); at !== -1; at = text.indexOf(prefix, at + 1)) {
-      if (!starts.has(at)) {
-        out.push(violation('R3', '/text', `the host's block opener ${JSON.stringify(prefix)} occurs ${place(at)}, where no block of the host starts; required: content (and every attribute) escaped so that it cannot open a block of its own`));
-        break;
-      }
+  for (const b of blocks) {
+    const where = `${JSON.stringify(b.frameId.frame_id)} (${JSON.stringify(b.frameId.provider_id)})`;
+    // an attribute that opens a block inside the opener (the openers' common prefix again, past its start)
+    if (blocks.length > 1 && significant(prefix) && b.opener.indexOf(prefix, 1) !== -1) {
+      out.push(violation('R3', `/blocks/${b.index}`, `the opener of the block of ${where} holds the host's block opener ${JSON.stringify(prefix)} again past its start (${JSON.stringify(b.opener.slice(0, 160))}); required: every attribute escaped so that it cannot open a block of its own`));
+      if (out.length >= 3) break;
     }
-  }
-  const ends = new Set(blocks.map((b) => `${b.at.contentEnd}\u0000${b.closer}`));
-  for (const closer of new Set(blocks.map((b) => b.closer))) {
-    if (!significant(closer)) continue;
-    for (let at = text.indexOf(closer, from); at !== -1; at = text.indexOf(closer, at + 1)) {
-      if (!ends.has(`${at}\u0000${closer}`)) {
-        out.push(violation('R3', '/text', `the host's block closer ${JSON.stringify(closer)} occurs ${place(at)}, where no block of the host ends; required: content escaped so that it cannot close its own block`));
-        break;
+    if (significant(b.closer)) {
+      const at = text.indexOf(b.closer, b.at.start);
+      if (at !== b.at.contentEnd) {
+        const part = at < b.at.contentStart ? 'its opener' : 'its content';
+        out.push(violation('R3', `/blocks/${b.index}`, `the closer ${JSON.stringify(b.closer)} of the block of ${where} first occurs inside ${part}, at character ${at} (the host says its content ends at ${b.at.contentEnd}); required: content (and every attribute) escaped so that it cannot close its own block`));
+        if (out.length >= 3) break;
       }
+    } else if (significant(prefix) && b.content.includes(prefix)) {
+      out.push(violation('R3', `/blocks/${b.index}/contentSpan`, `the block of ${where} has no closer, and its content holds the host's block opener ${JSON.stringify(prefix)}; required: content escaped so that it cannot open a block of its own`));
+      if (out.length >= 3) break;
     }
   }
   return out;
@@ -407,7 +436,7 @@ export function checkReferenceEmpty(
   // Precondition: the (well-formed) reference frame reached composition, else nothing was proven.
   const ref = offered.flatMap((a) => a.frames).find((f) => f.frameId.provider_id === provider && f.frameId.frame_id === id);
   if (ref === undefined || ref.frame.representation !== 'reference') {
-    return [violation(ID, '/answers', `the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} was not among the answers the host composed (${ref === undefined ? 'absent' : `representation ${JSON.stringify(ref.frame.representation)}`}); required: a well-formed reference frame is composed, with an empty contribution`)];
+    notObserved(ID, `the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is not among the answers the host composed (${ref === undefined ? 'absent' : `representation ${JSON.stringify(ref.frame.representation)}`}), so its contribution could not be read`);
   }
   const out: Finding[] = [];
   for (const b of blocksFor(readBlocks(composed), provider, id)) {

@@ -7,6 +7,8 @@ import { inspect } from 'node:util';
 import { violation, type Finding } from '../../protocol/findings.js';
 import type { FanOutResult } from '../../host/fan-out.js';
 import type { RecordedRequest } from './http-provider.js';
+import { describeHostError, memberOf } from './check-text.js';
+import { CapabilityUnverified } from './capabilities.js';
 
 export interface HttpTargetInfo {
   label: string;
@@ -61,6 +63,25 @@ export function checkNonLoopbackGated(
  * behind that name received no HTTP request (no handshake, no query, no Authorization header in clear),
  * and the host did not report the provider as connected.
  */
+/** What a failed name resolution looks like in an error (the host resolved before it refused). */
+const RESOLUTION_FAILURE = /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|name resolution|could not resolve|failed to resolve|no such host|dns/i;
+
+/**
+ * C7 without the name-resolution hook (docs/interpretations.md §105): the host was given a plaintext URL at a
+ * name that never resolves. Refusing it is a pass — a host refusing plaintext to a non-loopback name refuses
+ * before it resolves anything; reporting it connected is a violation; an error that is a failed resolution
+ * shows the host went as far as resolving, which only the hook can judge: unverified, never a finding.
+ */
+export function checkPlaintextRefusedUnresolved(ids: readonly string[], target: HttpTargetInfo, outcome: { connected: boolean; error: unknown }): Finding[] {
+  if (outcome.connected) return ids.map((id) => violation(id, '/', `the host reported ${JSON.stringify(target.label)} at a plaintext http:// URL on a non-loopback name as connected; required: the connection is refused`));
+  if (outcome.error === undefined) return [violation(ids[0] ?? 'C7', '/', `connecting ${JSON.stringify(target.label)} over plaintext HTTP neither succeeded nor failed; required: a refusal the caller sees`)];
+  const text = `${describeHostError(outcome.error)} ${String(memberOf(outcome.error, 'code') ?? '')}`;
+  if (RESOLUTION_FAILURE.test(text)) {
+    throw new CapabilityUnverified('name-resolution-hook', `the host answered the plaintext connection with a failed name resolution (${text.slice(0, 200)}), so it went on to resolve the name; whether it would then have refused needs the hook — ${ids.join(', ')} not witnessed, counted apart`);
+  }
+  return [];
+}
+
 export function checkPlaintextRefused(
   ids: readonly string[],
   target: HttpTargetInfo,

@@ -27,27 +27,33 @@ import { frameIdKey } from '../../protocol/identity.js';
 import { verifiesIn } from './checks-verify.js';
 import { isJsonObject as isObject } from '../../util/json.js';
 import { harnessPrecondition, showValue } from './check-text.js';
+import { ProviderIdentities } from './identity.js';
 
 type Line = Record<string, unknown>;
 
 const show = (value: unknown): string => showValue(value);
 
-/** Every identity (by full FrameId key) that reached the provider in a verify request. */
-export function requestedIdentities(received: readonly Line[]): Set<string> {
+/**
+ * Every identity (by full FrameId key, its provider mapped through the scenario's one identity mapping:
+ * a host may send its local id, SPEC.md §6.5.2) that reached the provider in a verify request.
+ */
+export function requestedIdentities(received: readonly Line[], identities: ProviderIdentities = new ProviderIdentities()): Set<string> {
   const asked = new Set<string>();
   for (const verify of verifiesIn(received)) {
     const request = verify.request;
     const frames = isObject(request) && Array.isArray(request.frames) ? request.frames : [];
     for (const identity of frames) {
-      if (isObject(identity) && typeof identity.provider_id === 'string' && typeof identity.frame_id === 'string') {
-        asked.add(frameIdKey(identity as unknown as FrameId));
-      }
+      const key = identities.key(identity);
+      if (key !== undefined) asked.add(key);
     }
   }
   return asked;
 }
 
 const sameFrame = (a: ReceivedFrame, id: FrameId) => frameIdKey(a.frameId) === frameIdKey(id);
+
+/** Verdicts a missing one must never be read as (V2: it is unknown). */
+const OTHER_VERDICTS: readonly string[] = ['valid', 'stale', 'gone'];
 
 // ---------------------------------------------------------------------------------------------
 // V2: a requested identity that comes back with no verdict is `unknown`
@@ -64,34 +70,34 @@ export function checkMissingVerdictUnknown(
   received: readonly Line[],
   held: readonly ReceivedFrame[],
   noVerdict: readonly string[],
+  identities?: ProviderIdentities,
 ): Finding[] {
   if (noVerdict.length === 0) harnessPrecondition('V2', 'the script leaves no requested identity without a verdict');
   if (outcome === undefined) return [violation('V2', '/', 'the host returned no verify outcome for its held frames')];
   const out: Finding[] = [];
-  const asked = requestedIdentities(received);
+  const asked = requestedIdentities(received, identities);
   for (const frameId of noVerdict) {
     const name = show(frameId);
     const frame = held.find((f) => f.frameId.frame_id === frameId);
     if (frame === undefined) {
-      out.push(violation('V2', '/held', `harness: the host holds no frame ${name} to verify; nothing to witness`));
-      continue;
+      harnessPrecondition('V2', `the host holds no frame ${name} to verify`);
     }
     const id = frame.frameId;
     if (!asked.has(frameIdKey(id))) {
-      out.push(violation('V2', '/verify', `the identity of ${name} never reached the provider in a verify, so its missing verdict was never observed; required: a verify naming it (it carries a content_digest)`));
-      continue;
+      // a host may re-query instead of verifying: no verify naming it is nothing to judge, never a V2 finding
+      harnessPrecondition('V2', `the identity of ${name} never reached the provider in a verify, so the host never met a missing verdict`);
     }
     if (outcome.retained.some((f) => sameFrame(f, id))) {
       out.push(violation('V2', '/retained', `the provider returned no verdict for ${name}, yet the host retained its stored body for reuse as if valid; required: treated as unknown, never reused`));
       continue;
     }
-    const dropped = outcome.dropped.find((d) => sameFrame(d.frame, id));
-    if (dropped === undefined) {
-      out.push(violation('V2', '/dropped', `the provider returned no verdict for ${name} and the host's outcome neither retains nor drops it; required: treated as unknown`));
-    } else if (dropped.reason !== 'unknown') {
-      out.push(violation('V2', '/dropped', `the provider returned no verdict for ${name}; the host treated it as ${show(dropped.reason)}, required: unknown (not reused, re-queried)`));
+    // the schema's `dropped` item is {frameId, reason?, detail?}: only frameId is read, reason only when given
+    const dropped = (outcome.dropped ?? []).find((d) => isObject(d) && isObject(d.frameId) && d.frameId.provider_id === id.provider_id && d.frameId.frame_id === id.frame_id);
+    const reason = dropped?.reason;
+    if (typeof reason === 'string' && OTHER_VERDICTS.includes(reason)) {
+      out.push(violation('V2', '/dropped', `the provider returned no verdict for ${name}; the host treated it as ${show(reason)}, required: unknown (not reused, re-queried)`));
     } else if (!outcome.requery.some((f) => sameFrame(f, id))) {
-      out.push(violation('V2', '/requery', `the provider returned no verdict for ${name}; the host dropped it as unknown but will not re-query it (read as gone); required: unknown, re-queried`));
+      out.push(violation('V2', '/requery', `the provider returned no verdict for ${name}; the host neither retains it nor lists it for re-query (read as gone); required: treated as unknown — not reused, re-queried`));
     }
   }
   return out;
@@ -116,6 +122,7 @@ export function checkReusedOnlyOnValid(
   held: readonly ReceivedFrame[],
   verdicts: Readonly<Record<string, string>>,
   noVerdict: readonly string[] = [],
+  identities?: ProviderIdentities,
 ): Finding[] {
   if (outcome === undefined) return [violation('V3', '/', 'the host returned no verify outcome for its held frames')];
   const subjects = [
@@ -128,14 +135,12 @@ export function checkReusedOnlyOnValid(
   ];
   if (subjects.length === 0) harnessPrecondition('V3', 'the script gives no frame an answer other than valid, stale or gone');
   const out: Finding[] = [];
-  const asked = requestedIdentities(received);
+  const asked = requestedIdentities(received, identities);
   const witnessed = subjects.filter((id) => {
     const frame = held.find((f) => f.frameId.frame_id === id);
     return frame !== undefined && asked.has(frameIdKey(frame.frameId));
   });
-  if (witnessed.length === 0) {
-    out.push(violation('V3', '/verify', `harness: none of ${subjects.map(show).join(', ')} reached the provider in a verify; nothing to witness`));
-  }
+  const unwitnessed = witnessed.length === 0 ? `none of ${subjects.map(show).join(', ')} reached the provider in a verify, so the host never met a verdict other than valid` : undefined;
   outcome.retained.forEach((f, i) => {
     const at = `/retained/${i}`;
     const name = show(f.frameId.frame_id);
@@ -148,6 +153,7 @@ export function checkReusedOnlyOnValid(
       out.push(violation('V3', at, `the host retained the stored body of ${name} on a ${show(status)} verdict; required: reuse only on valid — unknown is never validity`));
     }
   });
+  if (out.length === 0 && unwitnessed !== undefined) harnessPrecondition('V3', unwitnessed);
   return out;
 }
 
@@ -226,9 +232,7 @@ export function checkKeptProofsRecomputeRoot(providerName: string, rawResult: un
       return { frameId: b.frameId, position: record?.position ?? position, evidence: proof === undefined ? undefined : { inclusionProof: proof } };
     });
   if (kept.length === 0 || kept.length >= served.length) {
-    return [
-      violation('F13', '/composed', `harness: the composition kept ${kept.length} of the ${served.length} signed frames of ${show(providerName)}; a strict, non-empty subset is needed to witness F13`),
-    ];
+    harnessPrecondition('F13', `the composition kept ${kept.length} of the ${served.length} signed frames of ${show(providerName)}; only a strict, non-empty subset shows whether a proof was kept`);
   }
   const out: Finding[] = [];
   for (const f of kept) {

@@ -7,13 +7,14 @@
  * and against each other, never against the host's own totals.
  */
 import type { FrameId } from '../../../generated/types/index.js';
-import { checkAttribution, type AttributionRecord } from '../../host/attribution.js';
+import type { AttributionRecord } from '../../host/attribution.js';
 import type { ComposedPrompt } from '../../host/compose/types.js';
 import type { ProviderAnswer } from '../../host/types.js';
-import { checkUsageReport, type UsageReport } from '../../host/usage.js';
-import { violation, type Finding } from '../../protocol/findings.js';
+import type { UsageReport } from '../../host/usage.js';
+import { violation, warning, type Finding } from '../../protocol/findings.js';
 import { frameIdKey } from '../../protocol/identity.js';
-import { showValue } from './check-text.js';
+import { harnessPrecondition, showValue } from './check-text.js';
+import type { ProviderIdentities } from './identity.js';
 
 const show = (value: unknown): string => showValue(value, 120);
 
@@ -62,9 +63,10 @@ function billedOf(report: UsageReport): Array<{ frame: unknown; cost: unknown }>
 export function checkUsageBillsServed(report: UsageReport | undefined, answers: readonly ProviderAnswer[]): Finding[] {
   if (report === undefined) return [violation('UR1', '/', 'the host produced no usage report for the query it executed')];
   const flat = Array.isArray((report as UsageReport & { frames?: unknown }).frames);
-  const out = flat ? [] : checkUsageReport(report).filter((f) => f.severity === 'error');
+  const out = flat ? [] : breakdownFindings(report);
   const served = servedOf(answers);
-  if (served.size === 0) return [...out, violation('UR1', '/', 'harness: no frame was served; nothing to witness')];
+  if (served.size === 0 && out.length === 0) harnessPrecondition('UR1', 'the host holds no served frame to bill');
+  if (served.size === 0) return out;
   const where = flat ? '/frames' : '/providers';
   const billed = new Map<string, { frame: unknown; cost: unknown }>();
   for (const b of billedOf(report)) {
@@ -93,6 +95,59 @@ export function checkUsageBillsServed(report: UsageReport | undefined, answers: 
     out.push(violation('UR1', '/budget_consumed', `budget_consumed is ${show(report.budget_consumed)}; the served frames' summed token_cost is ${total}`));
   }
   return out;
+}
+
+/**
+ * UR1 on a per-provider breakdown, reading only what the schema requires (`provider_id`) and the members
+ * the host chose to give (`served_frames`, `token_cost`, `frames_served`): each billed frame is billed under
+ * its own provider, and every total given agrees with the frames listed. Provider ids are compared through
+ * the scenario's identity mapping (the view the contract layer hands the checks).
+ */
+function breakdownFindings(report: UsageReport): Finding[] {
+  const out: Finding[] = [];
+  (report.providers ?? []).forEach((p, i) => {
+    const at = `/providers/${i}`;
+    const served = Array.isArray(p.served_frames) ? p.served_frames : [];
+    let sum = 0;
+    let costed = true;
+    served.forEach((s, j) => {
+      const frame = s?.frame as unknown;
+      if (frame !== null && typeof frame === 'object' && typeof (frame as FrameId).provider_id === 'string' && (frame as FrameId).provider_id !== p.provider_id) {
+        out.push(violation('UR1', `${at}/served_frames/${j}/frame/provider_id`, `a frame of provider ${show((frame as FrameId).provider_id)} is billed under provider ${show(p.provider_id)}`));
+      }
+      if (typeof s?.token_cost === 'number') sum += s.token_cost;
+      else costed = false;
+    });
+    if (typeof p.frames_served === 'number' && p.frames_served !== served.length) {
+      out.push(violation('UR1', `${at}/frames_served`, `frames_served ${p.frames_served} ≠ ${served.length} served_frames listed`));
+    }
+    if (costed && typeof p.token_cost === 'number' && p.token_cost !== sum) {
+      out.push(violation('UR1', `${at}/token_cost`, `provider ${show(p.provider_id)} token_cost ${p.token_cost} ≠ Σ its served frames' token_cost ${sum}`));
+    }
+  });
+  return out;
+}
+
+/**
+ * S6.5.2-provider-id (SHOULD, a warning; docs/interpretations.md §98): "`provider_id` is the provider's
+ * handshake-declared `provider.name`" — a host's local id "is not a string the provider ever sees". Checked
+ * where a FrameId leaves the host as an artifact: the usage report (its providers' ids and billed FrameIds)
+ * and the attribution record. `raw` is the host's own value (before the identity mapping).
+ */
+export function checkProviderIdsAreNames(what: 'usage report' | 'attribution record', raw: unknown, identities: ProviderIdentities): Finding[] {
+  const local = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (typeof o.provider_id === 'string' && identities.isLocalId(o.provider_id)) local.add(o.provider_id);
+      for (const [k, x] of Object.entries(o)) if (k !== 'usage') visit(x);
+    }
+  };
+  visit(raw);
+  return [...local].map((id) =>
+    warning('S6.5.2-provider-id', '/', `the ${what} names provider ${show(identities.nameOf(id))} by the host's local id ${show(id)}; provider_id is the provider's handshake provider.name (SPEC.md §6.5.2), the only identifier both ends of the wire observe`),
+  );
 }
 
 /** A member of a use that names a handle of its own (A1: no separate attribution id). */
@@ -135,15 +190,22 @@ function mentions(text: string, needle: string): boolean {
  * model output names it — its citation label, or its frame id — and a rendered frame whose citation
  * label the output quotes verbatim is cited.
  */
-export function checkCitedObserved(record: AttributionRecord | undefined, composed: ComposedPrompt | undefined, modelOutput: string): Finding[] {
+export function checkCitedObserved(record: AttributionRecord | undefined, composed: ComposedPrompt | undefined, modelOutput: string, answers: readonly ProviderAnswer[] = []): Finding[] {
   if (record === undefined || composed === undefined) return [violation('A2', '/', 'the host produced no attribution record (or no composed prompt) to observe')];
   const out: Finding[] = [];
-  // rendered = a block of the composition (its citation label as the host rendered it, when it says)
+  // rendered = a block of the composition. Its citation label: the block's `citation` when the host gives
+  // one (optional), else the label the provider served, when the block's text carries it.
+  const text = Buffer.from(composed.text ?? '', 'utf8');
+  const servedLabel = new Map<string, string>();
+  for (const a of answers) for (const f of a.frames) if (typeof f.frame.citation_label === 'string') servedLabel.set(`${f.frameId.provider_id}\u0000${f.frameId.frame_id}`, f.frame.citation_label);
   const labels = new Map((composed.frames ?? []).map((f) => [`${f.frameId.provider_id}\u0000${f.frameId.frame_id}`, f.citation]));
   const rendered = new Map(
     (composed.blocks ?? []).map((b) => {
       const key = `${b.frameId.provider_id}\u0000${b.frameId.frame_id}`;
-      return [key, { citation: b.citation ?? labels.get(key) ?? '' }] as const;
+      const blockText = Array.isArray(b.span) ? text.subarray(b.span[0], b.span[1]).toString('utf8') : '';
+      const served = servedLabel.get(key);
+      const citation = b.citation ?? labels.get(key) ?? (served !== undefined && served !== '' && blockText.includes(served) ? served : '');
+      return [key, { citation }] as const;
     }),
   );
   (record.uses ?? []).forEach((use, i) => {
@@ -168,13 +230,33 @@ export function checkCitedObserved(record: AttributionRecord | undefined, compos
 }
 
 /**
- * A3 (MUST): the record is reconcilable — coherent (cited ⇒ rendered ⇒ selected) and naming only
- * frames the paired usage report billed (checkAttribution of src/host/attribution.ts).
+ * A3 (MUST): the record is reconcilable — coherent (cited ⇒ rendered ⇒ selected) and naming only frames
+ * the paired usage report billed (its `frames`, or its per-provider `served_frames`). `cited ⇒ rendered` is
+ * also held to what was observed: a frame the record calls cited has a block in the composition (the
+ * scenario's model output names a frame that cannot have been rendered, docs/interpretations.md §103).
+ * Reads only what the schemas require (uses[].frame and its three flags).
  */
-export function checkAttributionReconcilable(record: AttributionRecord | undefined, usage: UsageReport | undefined): Finding[] {
+export function checkAttributionReconcilable(record: AttributionRecord | undefined, usage: UsageReport | undefined, composed?: ComposedPrompt): Finding[] {
   if (record === undefined || usage === undefined) return [violation('A3', '/', 'the host produced no attribution record or no usage report to reconcile it with')];
-  const findings = checkAttribution(record, usage);
-  const billed = (usage.providers ?? []).some((p) => (p.served_frames ?? []).length > 0);
-  if (billed && (record.uses ?? []).length === 0) findings.push(violation('A3', '/uses', 'the attribution record names no frame although the usage report bills some; nothing reconciles'));
-  return findings;
+  const out: Finding[] = [];
+  const billed = new Set<string>();
+  for (const b of billedOf(usage)) {
+    const f = b.frame as FrameId | undefined;
+    if (f !== null && typeof f === 'object' && typeof f.provider_id === 'string' && typeof f.frame_id === 'string') billed.add(frameIdKey(f));
+  }
+  const rendered = composed === undefined ? undefined : new Set((composed.blocks ?? []).map((b) => `${b.frameId.provider_id}\u0000${b.frameId.frame_id}`));
+  (record.uses ?? []).forEach((use, i) => {
+    const at = `/uses/${i}`;
+    const f = use.frame as FrameId | undefined;
+    if (f === null || typeof f !== 'object' || typeof f.provider_id !== 'string' || typeof f.frame_id !== 'string') return; // A1's business
+    const name = frameIdKey(f);
+    if (use.cited === true && use.rendered !== true) out.push(violation('A3', at, `${name} is cited but was not rendered (cited ⇒ rendered)`));
+    if (use.rendered === true && use.selected !== true) out.push(violation('A3', at, `${name} is rendered but was not selected (rendered ⇒ selected)`));
+    if (use.cited === true && rendered !== undefined && !rendered.has(`${f.provider_id}\u0000${f.frame_id}`)) {
+      out.push(violation('A3', at, `${name} is reported cited, but the composition has no block for it: it was never rendered, so it cannot have been cited (cited ⇒ rendered)`));
+    }
+    if (!billed.has(name)) out.push(violation('A3', `${at}/frame`, `${name} is not billed by the paired usage report`));
+  });
+  if (billed.size > 0 && (record.uses ?? []).length === 0) out.push(violation('A3', '/uses', 'the attribution record names no frame although the usage report bills some; nothing reconciles'));
+  return out;
 }

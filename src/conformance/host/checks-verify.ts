@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import type { FrameId } from '../../../generated/types/index.js';
 import type { ComposedPrompt } from '../../host/compose/types.js';
@@ -29,6 +30,7 @@ import type { HostScenario } from './scenario.js';
 import { readNdjsonFile } from './ndjson-file.js';
 import { isJsonObject as isObject } from '../../util/json.js';
 import { harnessPrecondition, showValue } from './check-text.js';
+import { ProviderIdentities } from './identity.js';
 
 type Line = Record<string, unknown>;
 
@@ -74,11 +76,8 @@ export function checkVerifyIdentitiesOnly(
   const out: Finding[] = [];
   const verifies = verifiesIn(received);
   if (verifies.length === 0) {
-    if (expectVerify) {
-      out.push(
-        violation('V1', '/verify', `provider ${JSON.stringify(provider.label)} (declaring capabilities.verify) received no verify for the held frames carrying a content_digest; nothing to witness — required: a verify of their identities`),
-      );
-    }
+    // a host may re-query instead of verifying (D4 is a SHOULD): no verify is nothing to judge, never a V1 finding
+    if (expectVerify) harnessPrecondition('V1', `provider ${JSON.stringify(provider.label)} (declaring capabilities.verify) received no verify for the held frames carrying a content_digest, so no verify request could be judged`);
     return out;
   }
   const bodies = held.map((f) => f.frame.content).filter((c): c is string => typeof c === 'string' && c.length > 0);
@@ -112,6 +111,21 @@ export function checkVerifyIdentitiesOnly(
   return out;
 }
 
+/**
+ * S6.5.2-provider-id (SHOULD, a warning; docs/interpretations.md §98): the identities a verify carries name
+ * their provider by its handshake `provider.name` — the host's local id "is not a string the provider ever
+ * sees". `name` is the provider's handshake name.
+ */
+export function checkVerifyNamesProvider(provider: { label: string; name: string }, received: readonly Line[]): Finding[] {
+  const other = new Set<string>();
+  for (const verify of verifiesIn(received)) {
+    for (const identity of identitiesOf(verify)) if (isObject(identity) && typeof identity.provider_id === 'string' && identity.provider_id !== provider.name) other.add(identity.provider_id);
+  }
+  return [...other].map((id) =>
+    warning('S6.5.2-provider-id', '/verify', `a verify reached ${JSON.stringify(provider.label)} naming its frames' provider ${show(id)}, not its handshake provider.name ${show(provider.name)}; provider_id is the name, the only identifier both ends of the wire observe`),
+  );
+}
+
 function keysOf(frames: readonly ReceivedFrame[]): Set<string> {
   return new Set(frames.map((f) => frameIdKey(f.frameId)));
 }
@@ -128,7 +142,7 @@ export function checkDigestlessNotReused(outcome: VerifyOutcome | undefined, hel
   if (outcome === undefined) return [violation('D3', '/', 'the host returned no verify outcome for its held frames')];
   const out: Finding[] = [];
   const digestless = held.filter((f) => !hasDigest(f.frameId));
-  if (digestless.length === 0) return [violation('D3', '/', 'harness: the scenario held no digest-less frame; nothing to witness')];
+  if (digestless.length === 0) harnessPrecondition('D3', 'the host holds no digest-less frame of the scenario\'s provider to judge');
   const retained = keysOf(outcome.retained);
   const requery = keysOf(outcome.requery);
   for (const f of digestless) {
@@ -153,15 +167,16 @@ export function checkReuseOnlyOnValid(
   received: readonly Line[],
   verdicts: Readonly<Record<string, string>>,
   ids: readonly string[],
+  identities: ProviderIdentities = new ProviderIdentities(),
 ): Finding[] {
   if (outcome === undefined) return [violation(ids[0] ?? 'D4', '/', 'the host returned no verify outcome for its held frames')];
   const out: Finding[] = [];
+  // the wire's identities through the scenario's one identity mapping (a host may send its local id, §6.5.2)
   const asked = new Set<string>();
   for (const verify of verifiesIn(received)) {
     for (const identity of identitiesOf(verify)) {
-      if (isObject(identity) && typeof identity.provider_id === 'string' && typeof identity.frame_id === 'string') {
-        asked.add(frameIdKey(identity as unknown as FrameId));
-      }
+      const key = identities.key(identity);
+      if (key !== undefined) asked.add(key);
     }
   }
   for (const f of outcome.retained) {
@@ -184,7 +199,7 @@ export function checkReuseOnlyOnValid(
  */
 export function checkVerifyCorrelated(provider: { label: string }, received: readonly Line[]): Finding[] {
   const verifies = verifiesIn(received);
-  if (verifies.length === 0) return [violation('S9-verify-correlation', '/verify', `provider ${JSON.stringify(provider.label)} received no verify; nothing to witness`)];
+  if (verifies.length === 0) harnessPrecondition('S9-verify-correlation', `provider ${JSON.stringify(provider.label)} received no verify (a host may re-query instead), so no verify id could be judged`);
   const ids = new Map<string, number>();
   for (const l of received) if ((l.type === 'query' || l.type === 'verify') && typeof l.id === 'string') ids.set(l.id, (ids.get(l.id) ?? 0) + 1);
   return verifies.flatMap((v, n) => {
@@ -366,7 +381,7 @@ export function checkSmallOrderKeyNotAttested(served: readonly ServedFrame[], fa
   if (served.length === 0) harnessPrecondition('S6.5.4-strict-ed25519', 'the harness\'s provider served no frame');
   const out: Finding[] = [];
   if (served.every((s) => received(fanOut, s.frameId) === undefined)) {
-    return [violation('S6.5.4-strict-ed25519', '/answers', 'the host kept none of the served frames, so no verdict can be observed (F9 forbids dropping them); nothing to witness')];
+    harnessPrecondition('S6.5.4-strict-ed25519', 'the host kept none of the served frames, so no verdict of it could be read (dropping them is F9\'s business, judged in its own scenario)');
   }
   for (const s of served) {
     const verdict = received(fanOut, s.frameId)?.evidence?.verdict;
@@ -464,13 +479,16 @@ export async function connectBundledProvider(h: HostScenario, label: string, mod
   const sentPath = join(h.dir, `${label.replace(/[^A-Za-z0-9_-]/g, '_')}.sent.ndjson`);
   const host = await h.host();
   const relayed = await relayedCommand(teedBundledProvider(sentPath, mode));
+  // no `cwd` (docs/interpretations.md §102): every path the command names is absolute, so the host may start
+  // it in any directory; a development run's `--import tsx` names tsx's loader by its absolute URL
   let descriptor;
   if (relayed !== undefined) {
     h.cleanups.push(() => relayed.release());
-    descriptor = await host.connectStdio(relayed.command, relayed.args, { cwd: root });
+    descriptor = await host.connectStdio(relayed.command, relayed.args);
   } else {
-    const args = ['-e', TEE, '--', sentPath, entry.command, ...entry.args, ...(mode !== undefined ? ['--misbehave', mode] : [])];
-    descriptor = await host.connectStdio(process.execPath, args, { cwd: root });
+    const entryArgs = entry.args.map((a, i) => (a === 'tsx' && entry.args[i - 1] === '--import' ? pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href : a));
+    const args = ['-e', TEE, '--', sentPath, entry.command, ...entryArgs, ...(mode !== undefined ? ['--misbehave', mode] : [])];
+    descriptor = await host.connectStdio(process.execPath, args);
   }
   const provider: TeedProvider = { routingId: descriptor.routingId, name: descriptor.name, sentPath };
   teed(h).set(label, provider);

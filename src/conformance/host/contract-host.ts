@@ -20,9 +20,10 @@ import type { UsageReport } from '../../host/usage.js';
 import type { VerifyOutcome } from '../../host/verify-reuse.js';
 import type { AttributionRecord } from '../../host/attribution.js';
 import type { HostUnderTest } from '../../host/under-test.js';
-import { CapabilityUnverified, missingCapability, readCapabilities, type HostCapability } from './capabilities.js';
+import { CapabilityUnverified, isHostCapability, missingCapability, readCapabilities, type HostCapability } from './capabilities.js';
 import { assertContract, isNotSupported } from './contract.js';
 import { ControlledHostError, toWire } from './control-protocol.js';
+import { ProviderIdentities } from './identity.js';
 
 /** The host's own value behind a normalised view (what is handed back to it). */
 const RAW = Symbol('cgp.host-contract.raw');
@@ -50,6 +51,14 @@ export interface ContractScenario {
   needs: readonly HostCapability[];
 }
 
+/** The capability or hook a `not_supported` error names in its `capability` (or `hook`) member, if any. */
+function namedCapability(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as Record<string, unknown>;
+  const named = typeof e.capability === 'string' ? e.capability : typeof e.hook === 'string' ? e.hook : undefined;
+  return named === '' ? undefined : named;
+}
+
 /** The capability a `not_supported` answer to `op` (with these arguments) withholds, if any. */
 function capabilityOf(op: string, args: readonly unknown[], needs: readonly HostCapability[]): HostCapability | undefined {
   if (op === 'revokeConsent') return 'revoke';
@@ -68,6 +77,8 @@ export interface ContractHost extends HostUnderTest {
   readonly declared: readonly HostCapability[] | undefined;
   /** Notes about the contract (unknown capabilities ignored, …). */
   readonly notes: readonly string[];
+  /** The one provider-identity mapping (identity.ts), filled as the host connects providers. */
+  readonly identities: ProviderIdentities;
 }
 
 /**
@@ -76,18 +87,9 @@ export interface ContractHost extends HostUnderTest {
  */
 export function contractHost(inner: HostUnderTest, scenario: ContractScenario): ContractHost {
   const { declared, notes } = readCapabilities(inner.capabilities);
-  const byRouting = new Map<string, ProviderDescriptor>();
-  const byName = new Map<string, ProviderDescriptor>();
-
-  /** The descriptor a provider reference (name, routingId or descriptor-like object) denotes. */
-  const descriptorOf = (ref: unknown): ProviderDescriptor | undefined => {
-    if (typeof ref === 'string') return byRouting.get(ref) ?? byName.get(ref);
-    if (isObject(ref)) {
-      if (typeof ref.routingId === 'string' && byRouting.has(ref.routingId)) return byRouting.get(ref.routingId);
-      if (typeof ref.name === 'string' && byName.has(ref.name)) return byName.get(ref.name);
-    }
-    return undefined;
-  };
+  // the one identity mapping (identity.ts): every view below and every check go through it
+  const identities = new ProviderIdentities();
+  const descriptorOf = (ref: unknown): ProviderDescriptor | undefined => identities.descriptorOf(ref);
   /** A reference as {routingId, name} (unknown references kept as they are, both members the same string). */
   const refOf = (ref: unknown): { routingId: string; name: string } => {
     const d = descriptorOf(ref);
@@ -96,10 +98,7 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
     return { routingId: s, name: isObject(ref) && typeof ref.name === 'string' ? ref.name : s };
   };
   /** A FrameId with its provider_id as the handshake name (a routingId mapped through the descriptors). */
-  const frameIdView = (id: FrameId): FrameId => {
-    const d = byRouting.get(id.provider_id);
-    return d !== undefined && d.name !== id.provider_id ? { ...id, provider_id: d.name } : id;
-  };
+  const frameIdView = (id: FrameId): FrameId => identities.frameId(id);
   const frameView = (f: ReceivedFrame): ReceivedFrame => {
     if (!isObject(f) || !isObject(f.frameId)) return f;
     const id = frameIdView(f.frameId);
@@ -114,7 +113,12 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
       result = await run(...args.map(toRaw));
     } catch (err) {
       if (isNotSupported(err)) {
-        const cap = capabilityOf(name, args, scenario.needs);
+        // the error may name what is missing (`capability`, or `hook`: docs/host-control-protocol.md); else it is read from the operation
+        const named = namedCapability(err);
+        if (named !== undefined && !isHostCapability(named)) {
+          throw new CapabilityUnverified(named, `the host answered not_supported to ${name}, naming ${JSON.stringify(named)}, which is not in the closed set of capabilities; ${scenario.ids.join(', ')} not witnessed, counted apart`);
+        }
+        const cap = named ?? capabilityOf(name, args, scenario.needs);
         if (cap !== undefined) throw missingCapability(cap, scenario.ids, `it answered not_supported to ${name}`);
         throw new CapabilityUnverified(`the operation ${name}`, `the host answered not_supported to ${name}, which this scenario needs to witness ${scenario.ids.join(', ')}; ${scenario.ids.join(', ')} bind every host and are never waived`);
       }
@@ -124,11 +128,7 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
     return result as T;
   };
 
-  const connected = (d: ProviderDescriptor): ProviderDescriptor => {
-    byRouting.set(d.routingId, d);
-    if (!byName.has(d.name)) byName.set(d.name, d);
-    return d;
-  };
+  const connected = (d: ProviderDescriptor): ProviderDescriptor => identities.add(d);
 
   const fanOutView = (raw: FanOutResult): FanOutResult => {
     const answers = raw.answers.map((a) => {
@@ -157,7 +157,19 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
       {
         ...r,
         ...(Array.isArray(r.frames) ? { frames: r.frames.map(item) } : {}),
-        ...(Array.isArray(r.providers) ? { providers: r.providers.map((p) => (isObject(p) && Array.isArray(p.served_frames) ? { ...p, served_frames: p.served_frames.map(item) } : p)) } : {}),
+        ...(Array.isArray(r.providers)
+          ? {
+              providers: r.providers.map((p) =>
+                isObject(p)
+                  ? {
+                      ...p,
+                      ...(typeof p.provider_id === 'string' ? { provider_id: identities.nameOf(p.provider_id) } : {}),
+                      ...(Array.isArray(p.served_frames) ? { served_frames: p.served_frames.map(item) } : {}),
+                    }
+                  : p,
+              ),
+            }
+          : {}),
       } as UsageReport,
       raw,
     );
@@ -172,7 +184,7 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
         ...raw,
         retained: raw.retained.map(frameView),
         requery: raw.requery.map(frameView),
-        dropped: (raw.dropped ?? []).map((d) => ({ ...d, frameId: frameIdView(d.frameId), ...(d.frame ? { frame: frameView(d.frame) } : {}) })),
+        dropped: (raw.dropped ?? []).map((d) => (isObject(d) && isObject(d.frameId) ? { ...d, frameId: frameIdView(d.frameId), ...(isObject(d.frame) ? { frame: frameView(d.frame) } : {}) } : d)),
         findings: raw.findings ?? [],
         sent: raw.sent ?? [],
       },
@@ -184,6 +196,7 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
     ...(inner.capabilities !== undefined ? { capabilities: inner.capabilities } : {}),
     declared,
     notes,
+    identities,
     connectStdio: async (command, args, opts) => connected(await op<ProviderDescriptor>('connectStdio', [command, args, opts ?? {}], (c, a, o) => inner.connectStdio(c as string, a as string[], o as object))),
     connectHttp: async (url, opts) => connected(await op<ProviderDescriptor>('connectHttp', [url, opts ?? {}], (u, o) => inner.connectHttp(u as string, o as object))),
     grantConsent: (routingId, grant) => op<void>('grantConsent', [routingId, grant], (r, g) => inner.grantConsent(r as string, g as { grantor: string })),

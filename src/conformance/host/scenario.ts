@@ -21,6 +21,7 @@ import type { HostFactory, HostUnderTest } from './adapter.js';
 import { readNdjsonFile } from './ndjson-file.js';
 import { CapabilityNotApplicable, missingCapability, type HostCapability } from './capabilities.js';
 import { contractHost, type ContractHost } from './contract-host.js';
+import { ProviderIdentities } from './identity.js';
 import { isNotSupported } from './contract.js';
 import { HarnessError } from '../suite/errors.js';
 import { scriptedCommand, type ScriptedCommand } from './scripted-relay.js';
@@ -68,6 +69,8 @@ export class HostScenario {
   lastComposed: ComposedPrompt | undefined;
   lastUsage: UsageReport | undefined;
   lastAttribution: AttributionRecord | undefined;
+  /** The host answered not_supported to an init carrying an embedding fingerprint (it has none of its own). */
+  embeddingDeclined = false;
   /** Notes about the host's contract (unknown capabilities it declared, …). */
   readonly contractNotes: string[] = [];
   /** Group-specific state of step modules (key it by your module's name). */
@@ -98,10 +101,14 @@ export class HostScenario {
           ...(this.config.misbehave !== undefined ? { misbehave: this.config.misbehave } : {}),
         });
       } catch (err) {
-        // a host refusing init over a capability it lacks (embedding) says so with not_supported
-        const need = this.needs.find((n) => n === 'embedding' && options.embeddingFingerprint !== undefined);
-        if (need !== undefined && isNotSupported(err)) throw missingCapability(need, this.ids, 'it answered not_supported to init with an embeddingFingerprint');
-        throw err;
+        // a host refusing init over a capability it lacks (embedding) says so with not_supported: it has no
+        // embedding fingerprint of its own, and is judged as such (E1 binds what reaches the providers,
+        // whatever the host declares: docs/interpretations.md §104)
+        if (options.embeddingFingerprint === undefined || !isNotSupported(err)) throw err;
+        this.embeddingDeclined = true;
+        const { embeddingFingerprint: _fp, ...rest } = options;
+        void _fp;
+        return this.host(rest);
       }
       // every result held to the published contract, provider identity normalised (contract-host.ts)
       const host = contractHost(inner, { ids: this.ids, needs: this.needs });
@@ -113,6 +120,11 @@ export class HostScenario {
       }
     }
     return this.#host;
+  }
+
+  /** The scenario's one provider-identity mapping (identity.ts): every check compares providers through it. */
+  get identities(): ProviderIdentities {
+    return this.#host === undefined ? new ProviderIdentities() : (this.#host as ContractHost).identities;
   }
 
   /** What the host declares it has (undefined: it declared nothing). */

@@ -129,6 +129,27 @@ function noSafetyFactor(honest: HostUnderTest): HostUnderTest {
  * D2 bug: frame identity ignores the triple — every copy of a FrameId is composed as a frame of its
  * own (each copy gets a distinct identity before the honest composer sees it).
  */
+/**
+ * D2 bug: dedups by (provider id, frame id) alone, ignoring the content_digest — of two versions of one
+ * frame id (two connections to one provider, one updated), only the first reaches the prompt.
+ */
+function dedupByFrameId(honest: HostUnderTest): HostUnderTest {
+  return composing(honest, async (answers, opts) => {
+    const seen = new Set<string>();
+    const kept = answers.map((a) => ({
+      ...a,
+      frames: a.frames.filter((rf) => {
+        const key = JSON.stringify([rf.frameId.provider_id, rf.frameId.frame_id]);
+        const first = !seen.has(key) || seen.has(`${key}${frameIdKey(rf.frameId)}`);
+        seen.add(key);
+        seen.add(`${key}${frameIdKey(rf.frameId)}`);
+        return first;
+      }),
+    }));
+    return honest.compose(kept, opts);
+  });
+}
+
 function noDedup(honest: HostUnderTest): HostUnderTest {
   return composing(honest, async (answers, opts) => {
     const seen = new Map<string, number>();
@@ -231,8 +252,14 @@ export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
     wrap: noDedup,
   },
   {
+    mode: 'dedup-by-frame-id',
+    breaks: ['D2'],
+    description: 'dedups frames by (provider id, frame id) alone: of two versions of one frame id with different content_digests, only the first reaches the prompt',
+    wrap: dedupByFrameId,
+  },
+  {
     mode: 'cross-provider-threshold',
-    breaks: ['F10'],
+    breaks: ['F10', 'S6.6-single-provider-threshold'],
     description: `drops every frame whose raw score is below ${CROSS_PROVIDER_THRESHOLD}, whichever provider served it`,
     wrap: crossProviderThreshold,
   },

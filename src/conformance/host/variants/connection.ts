@@ -8,6 +8,7 @@ import type { FanOutResult } from '../../../host/fan-out.js';
 import { BASE_RELS, FRAME_KINDS } from '../../../protocol/vocabulary.js';
 import { MalformedReply } from '../../../host/errors.js';
 import type { HostMisbehaviour } from './manifest.js';
+import { HOST_CAPABILITIES } from '../capabilities.js';
 import type { ProviderAnswer } from '../../../host/types.js';
 
 /**
@@ -56,6 +57,13 @@ export const CONNECTION_VARIANTS: readonly HostMisbehaviour[] = [
     breaks: ['E1'],
     description: 'sends query.embedding to every provider, whatever its declared embeddings_fingerprint',
     policies: { sendEmbeddingAlways: true },
+  },
+  {
+    mode: 'undeclared-embedding-passthrough',
+    breaks: ['E1'],
+    description: 'declares its capabilities without embedding, yet passes the caller\'s query.embedding through to every provider',
+    policies: { sendEmbeddingAlways: true },
+    wrap: (honest) => ({ ...honest, capabilities: HOST_CAPABILITIES.filter((c) => c !== 'embedding') }),
   },
   {
     mode: 'representation-passthrough',

@@ -17,6 +17,7 @@ import { EXTENSIBILITY_VARIANTS } from './extensibility.js';
 import { PROOFS_VARIANTS } from './proofs.js';
 import { TRANSPORT_VARIANTS } from './transport.js';
 import { VERIFY_VARIANTS } from './verify.js';
+import { IDENTITY_VARIANTS } from './identity.js';
 
 export interface HostMisbehaviour {
   /** CGP_HOST_MISBEHAVE=<mode>. */
@@ -52,6 +53,7 @@ export const HOST_MISBEHAVIOURS: readonly HostMisbehaviour[] = [
   ...VERIFY_VARIANTS,
   ...EXTENSIBILITY_VARIANTS,
   ...PROOFS_VARIANTS,
+  ...IDENTITY_VARIANTS,
 ];
 
 export class UnknownHostMisbehaviour extends Error {

@@ -14,11 +14,26 @@ import { retainProofs, type CommittedFrame } from '../../../attest/index.js';
 import type { HostUnderTest } from '../../../host/under-test.js';
 import type { ComposedFrame, ComposedPrompt } from '../../../host/compose/types.js';
 import type { HostMisbehaviour } from './manifest.js';
+import { frameIdKey } from '../../../protocol/identity.js';
 import type { ProviderAnswer } from '../../../host/types.js';
 import type { DroppedFrame, VerifyOutcome } from '../../../host/verify-reuse.js';
 
 function mapComposed(honest: HostUnderTest, change: (composed: ComposedPrompt, answers: readonly ProviderAnswer[]) => ComposedPrompt): HostUnderTest {
-  return { ...honest, compose: async (answers, opts) => change(await honest.compose(answers, opts), answers) };
+  return { ...honest, compose: async (answers, opts) => withBlockProofs(change(await honest.compose(answers, opts), answers)) };
+}
+
+/** Each block's inclusionProof (the contract's member) as the changed frame records now hold it. */
+function withBlockProofs(composed: ComposedPrompt): ComposedPrompt {
+  const proofs = new Map(composed.frames.map((f) => [frameIdKey(f.frameId), f.evidence?.inclusionProof]));
+  return {
+    ...composed,
+    blocks: composed.blocks.map((b) => {
+      const { inclusionProof: _old, ...rest } = b as typeof b & { inclusionProof?: unknown };
+      void _old;
+      const proof = proofs.get(frameIdKey(b.frameId));
+      return proof !== undefined ? { ...rest, inclusionProof: proof } : rest;
+    }),
+  };
 }
 
 function mapVerify(honest: HostUnderTest, change: (outcome: VerifyOutcome) => VerifyOutcome): HostUnderTest {

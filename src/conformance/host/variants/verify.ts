@@ -23,12 +23,16 @@ import type { VerifyOutcome } from '../../../host/verify-reuse.js';
  *    the identities of every outgoing `verify` (breaks V1: a verify carries identities only);
  *  - mode `strip-verify-id`: removes the `id` of every outgoing `verify` and puts it back on the
  *    `verified` reply, so the host still matches it (breaks S9-verify-correlation, seen by the provider);
- *  - mode `blank-verify-id`: the same with an empty-string `id` (present, but names no request).
+ *  - mode `blank-verify-id`: the same with an empty-string `id` (present, but names no request);
+ *  - mode `local-id:<id>`: every outgoing verify names its frames' provider by the host's local id <id>, and
+ *    the verdicts come back under the names the host asked with (a host keyed by local ids, §6.5.2).
  */
 const RELAY = String.raw`
 const { spawn } = require('node:child_process');
 const [mode, command, ...args] = process.argv.slice(1);
 const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+const localId = mode.startsWith('local-id:') ? mode.slice('local-id:'.length) : undefined;
+const names = new Map();
 const bodies = new Map();
 const pendingIds = [];
 function lines(stream, onLine) {
@@ -44,6 +48,11 @@ function lines(stream, onLine) {
 function parse(line) { try { return JSON.parse(line); } catch { return undefined; } }
 lines(child.stdout, (line) => {
   const msg = parse(line);
+  if (localId !== undefined && msg && msg.type === 'verified' && msg.response && Array.isArray(msg.response.verdicts)) {
+    for (const v of msg.response.verdicts) if (v && v.frame && v.frame.provider_id === localId && names.has(v.frame.frame_id)) v.frame.provider_id = names.get(v.frame.frame_id);
+    process.stdout.write(JSON.stringify(msg) + '\n');
+    return;
+  }
   if (msg && msg.type === 'frames' && msg.result && Array.isArray(msg.result.frames)) {
     for (const f of msg.result.frames) if (f && typeof f.id === 'string') bodies.set(f.id, { content: f.content, title: f.title });
   }
@@ -57,6 +66,11 @@ lines(child.stdout, (line) => {
 });
 const rest = lines(process.stdin, (line) => {
   const msg = parse(line);
+  if (localId !== undefined && msg && msg.type === 'verify' && msg.request && Array.isArray(msg.request.frames)) {
+    for (const f of msg.request.frames) if (f && typeof f.provider_id === 'string') { names.set(f.frame_id, f.provider_id); f.provider_id = localId; }
+    child.stdin.write(JSON.stringify(msg) + '\n');
+    return;
+  }
   if (msg && msg.type === 'verify') {
     if (mode === 'bodies' && msg.request && Array.isArray(msg.request.frames)) {
       for (const f of msg.request.frames) { const b = bodies.get(f.frame_id); if (b) { f.content = b.content; f.title = b.title; } }
@@ -77,6 +91,15 @@ process.stdin.on('end', () => { const tail = rest(); if (tail) child.stdin.write
 child.stdin.on('error', () => {});
 child.on('exit', (code, signal) => process.exit(code === null ? 1 : code));
 `;
+
+/**
+ * The relay's command line for a provider: its `local-id:<id>` mode sends every verify with that local id as
+ * the identities' provider_id (as a host keyed by its own provider ids does, SPEC.md §6.5.2) and gives the
+ * verdicts back under the names the host asked with.
+ */
+export function relayCommand(mode: string, command: string, args: readonly string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['-e', RELAY, '--', mode, command, ...args] };
+}
 
 /** Connect every stdio provider through the relay in `mode` (the rest of the host is untouched). */
 function relayed(mode: 'bodies' | 'strip-verify-id' | 'blank-verify-id') {
@@ -184,7 +207,7 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
   // ── attestation ────────────────────────────────────────────────────────────────────────────────
   {
     mode: 'trust-unknown-algorithm',
-    breaks: ['F8'],
+    breaks: ['F8', 'S6.5.4-distinct-verdicts'],
     description: 'treats a frame whose attestation it cannot check (unrecognised algorithm) as attested',
     wrap: (honest) =>
       mapFanOut(honest, (r) => {
