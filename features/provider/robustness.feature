@@ -7,6 +7,12 @@ Feature: Robustness and the wire (§2, §11, §13)
     When the harness sends malformed input, each followed by a valid query
     Then R1 is satisfied
 
+  @R1 @needs-http
+  Scenario: Malformed bodies never crash the provider over HTTP, and the next valid query is answered
+    Given a fresh, handshaken connection to the provider under test
+    When the harness sends malformed bodies, each followed by a valid query
+    Then R1 is satisfied
+
   @R2 @needs-stdio
   Scenario: On shutdown the provider exits with code 0 within the grace period
     Given a fresh, handshaken connection to the provider under test

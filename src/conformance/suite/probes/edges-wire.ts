@@ -1,0 +1,239 @@
+/**
+ * Line-level edges of R1 (docs/interpretations.md §111, §112, §116), over stdio and HTTP alike: one line (one
+ * body), then a valid query. What the line itself may get depends on it — a valid line may be answered with
+ * frames or refused with an error (a size or depth limit is the provider's choice); a bad request SHOULD get
+ * bad_request — and the MUSTs are R1's: the target does not crash, answers the next valid query with its frames,
+ * and answers one line with at most one envelope (a line read as several puts every later reply out of step).
+ * R1's malformed bodies over HTTP (robustness.feature) are here too: the stdio probe of wire.ts reads lines.
+ */
+import { violation, warning } from '../../../protocol/findings.js';
+import type { JsonObject } from '../../../protocol/json-value.js';
+import { HttpStatusError, NetworkError, PeerClosedError, TimeoutError } from '../../../transport/errors.js';
+import type { RawEnvelope } from '../../../transport/ndjson.js';
+import { describeError, HarnessError, isTargetError } from '../errors.js';
+import { probeQuery, TYPICAL, GENEROUS, type ScenarioProbe } from '../scenario.js';
+import type { HttpSession, StdioSession } from '../session.js';
+import { U32_MAX } from './edges.js';
+
+/** One input of a line-level probe. */
+export interface EdgeLine {
+  label: string;
+  /** The line's bytes, without the newline (stdio adds it; HTTP posts them as the body). */
+  bytes: string | Uint8Array;
+  /** 'bad-request': the line is a bad request or not an envelope (R1 SHOULD bad_request); 'valid': frames or an error. */
+  expect: 'bad-request' | 'valid';
+  /** The request as an object, when it is one (the context its frames are checked in; in-process targets get it). */
+  envelope?: JsonObject;
+  /** The id the line carries, when it carries one. */
+  id?: string;
+}
+
+function seen(reply: RawEnvelope): string {
+  return reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
+}
+
+function gone(err: unknown, timeoutMs: number): string {
+  if (err instanceof PeerClosedError) return `the target went away (${err.message})`;
+  if (err instanceof NetworkError) return `the target could not be reached (${err.message})`;
+  if (err instanceof TimeoutError) return `no answer within ${timeoutMs} ms`;
+  return describeError(err);
+}
+
+/** Judge what the line itself got (undefined = nothing). */
+function judgeOwn(p: ScenarioProbe, line: EdgeLine, own: RawEnvelope | undefined, how?: string): void {
+  if (line.expect === 'valid') {
+    p.notes.push(`${line.label} was answered with ${own ? seen(own) : (how ?? 'nothing')} (frames or an error: either is accepted)`);
+    return;
+  }
+  if (own === undefined) {
+    p.ledger.add([warning('R1', '', `${line.label} got ${how ?? 'no reply'}; a provider SHOULD reply error with code bad_request`)]);
+  } else if (own.type !== 'error' || own.code !== 'bad_request') {
+    p.ledger.add([warning('R1', '/code', `${line.label} was answered with ${own.type === 'frames' ? 'frames' : seen(own)}; a bad request SHOULD get error with code bad_request (docs/interpretations.md §116)`)]);
+  }
+}
+
+/**
+ * Send one line, then a valid query; judge both (see the module comment). Returns false when the target can no
+ * longer be probed (it went away, or stopped answering).
+ */
+export async function lineThenQuery(p: ScenarioProbe, line: EdgeLine): Promise<boolean> {
+  const session = p.session();
+  p.ledger.witness('R1');
+  if (session.kind === 'in-process') {
+    if (!line.envelope) {
+      p.ledger.unwitnessedBecause('R1', 'the target is loaded in-process: no line or body crosses a binding');
+      return true;
+    }
+    const own = await p.tryExchange(line.envelope, line.label);
+    if (own instanceof Error) {
+      p.ledger.add([violation('R1', '', `${line.label}: ${gone(own, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a bad request`)]);
+      return false;
+    }
+    judgeOwn(p, line, own ?? undefined, own === null ? 'no reply' : undefined);
+    return followUpAnswered(p, line, await p.tryExchange({ type: 'query', ...(p.correlation() ? { id: p.nextId() } : {}), query: probeQuery(TYPICAL) }, `the valid query after ${line.label}`));
+  }
+  return session.kind === 'stdio' ? overStdio(p, session, line) : overHttp(p, session, line);
+}
+
+function followUpAnswered(p: ScenarioProbe, line: EdgeLine, reply: RawEnvelope | null | Error): boolean {
+  if (reply instanceof Error) {
+    p.ledger.add([violation('R1', '', `after ${line.label}: the next valid query: ${gone(reply, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`)]);
+    return false;
+  }
+  if (reply === null || reply.type !== 'frames') {
+    p.ledger.add([violation('R1', '', `after ${line.label}, the next valid query was answered with ${reply === null ? 'no envelope' : seen(reply)}; required its frames (docs/interpretations.md §8)`)]);
+    return false;
+  }
+  return true;
+}
+
+async function overStdio(p: ScenarioProbe, session: StdioSession, line: EdgeLine): Promise<boolean> {
+  const correlation = p.correlation();
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (correlation) query.id = p.nextId();
+  const timeout = p.config.timeouts.requestMs;
+  const before: RawEnvelope[] = [];
+  try {
+    const bytes = typeof line.bytes === 'string' ? `${line.bytes}\n` : Uint8Array.from([...line.bytes, 0x0a]);
+    await session.sendRaw(bytes);
+    await session.send(query);
+    // lock-step: the first reply is the line's, the next the query's; with correlation the query's is found by id
+    for (let i = 0; i < 8; i++) {
+      const reply = await session.next(timeout);
+      const forQuery = correlation ? reply.id === query.id : before.length > 0;
+      if (!forQuery) {
+        before.push(reply);
+        p.observe(reply, before.length === 1 && line.envelope && (!correlation || reply.id === line.id) ? line.envelope : undefined, {}, line.label);
+        continue;
+      }
+      p.observe(reply, query, {}, `the valid query after ${line.label}`);
+      judgeOwn(p, line, before[0]);
+      if (before.length > 1) {
+        p.ledger.add([
+          violation('R1', '', `${line.label} got ${before.length} replies (${before.slice(0, 3).map(seen).join('; ')}${before.length > 3 ? '; …' : ''}) before the next query's answer: one line was read as several, so a host reading in lock-step takes each later reply for the wrong request (docs/interpretations.md §116)`),
+        ]);
+      }
+      if (!followUpAnswered(p, line, reply)) return false;
+      if (session.exitStatus !== null) {
+        p.ledger.add([violation('R1', '', `the target exited (code ${session.exitStatus.exitCode}, signal ${session.exitStatus.signal}) after ${line.label}`)]);
+        return false;
+      }
+      return true;
+    }
+    p.ledger.add([violation('R1', '', `after ${line.label}, the next valid query was not answered among the next 8 envelopes (${before.slice(0, 3).map(seen).join('; ')}, …): one line was read as many (docs/interpretations.md §116)`)]);
+    return false;
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    p.ledger.add([violation('R1', '', `after ${line.label}: ${gone(err, timeout)}${before.length > 0 ? ` (${before.length} envelope(s) came first: ${before.slice(0, 2).map(seen).join('; ')})` : ''}; a provider MUST NOT crash on a line, and must still answer the next valid query (docs/interpretations.md §8)`)]);
+    return false;
+  }
+}
+
+async function overHttp(p: ScenarioProbe, session: HttpSession, line: EdgeLine): Promise<boolean> {
+  const timeout = p.config.timeouts.requestMs;
+  let own: RawEnvelope | undefined;
+  let how: string | undefined;
+  try {
+    const reply = await session.conn.requestRaw(line.bytes, timeout);
+    if (reply === null) how = 'no envelope (an empty response)';
+    else {
+      own = reply;
+      p.observe(reply, line.envelope, {}, line.label);
+    }
+  } catch (err) {
+    if (err instanceof HttpStatusError) how = `HTTP ${err.status} with no envelope`;
+    else if (isTargetError(err)) how = gone(err, timeout);
+    else throw err;
+  }
+  judgeOwn(p, line, own, how);
+  const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
+  if (p.correlation()) query.id = p.nextId();
+  let reply: RawEnvelope | null | Error;
+  try {
+    reply = await session.request(query, timeout);
+    if (reply) p.observe(reply, query, {}, `the valid query after ${line.label}`);
+  } catch (err) {
+    if (!isTargetError(err)) throw err;
+    reply = err as Error;
+  }
+  return followUpAnswered(p, line, reply);
+}
+
+// ── the inputs ──────────────────────────────────────────────────────────────────────────────────
+
+function withId(p: ScenarioProbe, envelope: JsonObject, label: string): JsonObject {
+  if (p.correlation()) envelope.id = p.nextId(label);
+  return envelope;
+}
+
+function jsonLine(envelope: JsonObject, label: string, expect: EdgeLine['expect']): EdgeLine {
+  const line: EdgeLine = { label, bytes: JSON.stringify(envelope), expect, envelope };
+  if (typeof envelope.id === 'string') line.id = envelope.id;
+  return line;
+}
+
+/** How long the long lines are: past a 64 KiB read buffer, and past 1 MiB. */
+export const LONG_LINE_BYTES = [80 * 1024, 1536 * 1024] as const;
+
+/** R1 (§111): valid queries longer than common read buffers (an unknown member carrying the padding, U1). */
+export async function longLines(p: ScenarioProbe): Promise<void> {
+  for (const size of LONG_LINE_BYTES) {
+    const envelope = withId(p, { type: 'query', query: probeQuery(TYPICAL) }, 'long');
+    const bare = JSON.stringify({ ...envelope, cgp_conformance_padding: '' });
+    envelope.cgp_conformance_padding = 'x'.repeat(Math.max(0, size - bare.length));
+    if (!(await lineThenQuery(p, jsonLine(envelope, `a valid query ${Math.round(size / 1024)} KiB long (an unknown member carries the padding)`, 'valid')))) return;
+  }
+}
+
+/** How deep the deep line is: far past the 512 levels of robustness.feature, and past common parsers' recursion limits. */
+export const DEEP_NESTING = 100_000;
+
+/** R1 (§112): a valid query whose unknown member holds arrays nested DEEP_NESTING levels deep. */
+export async function veryDeepLine(p: ScenarioProbe): Promise<void> {
+  const envelope = withId(p, { type: 'query', query: probeQuery(TYPICAL) }, 'deep');
+  const json = JSON.stringify(envelope);
+  const bytes = `${json.slice(0, -1)},"cgp_conformance_nested":${'['.repeat(DEEP_NESTING)}${']'.repeat(DEEP_NESTING)}}`;
+  const line: EdgeLine = { label: `a valid query with an unknown member nested ${DEEP_NESTING} levels deep`, bytes, expect: 'valid' };
+  if (typeof envelope.id === 'string') line.id = envelope.id;
+  // no object form: it would not survive a recursive encoder, and in-process nothing is parsed
+  await lineThenQuery(p, line);
+}
+
+/** R1 (§111): budgets beyond their type (u32) and not integers — bad requests, each followed by a valid query. */
+export async function budgetsBeyondRange(p: ScenarioProbe): Promise<void> {
+  const cases: Array<[string, JsonObject]> = [
+    [`max_frames ${U32_MAX + 1} (u32 max + 1)`, { max_frames: U32_MAX + 1 }],
+    [`max_tokens ${U32_MAX + 1} (u32 max + 1)`, { max_tokens: U32_MAX + 1 }],
+    ['max_tokens 1e300', { max_tokens: 1e300 }],
+    ['max_frames 2.5', { max_frames: 2.5 }],
+    ['max_tokens -1', { max_tokens: -1 }],
+  ];
+  for (const [what, over] of cases) {
+    const envelope = withId(p, { type: 'query', query: { ...probeQuery(GENEROUS), ...over } }, 'range');
+    if (!(await lineThenQuery(p, jsonLine(envelope, `a query with ${what}`, 'bad-request')))) return;
+  }
+}
+
+/** R1 (§116): as_of spellings off the F4 profile (RFC 3339 allows them; F4 does not) — bad requests. */
+export async function asOfOffProfile(p: ScenarioProbe): Promise<void> {
+  const spellings = ['2026-07-01t00:00:00z', '2026-07-01T00:00:00+00:00', '2026-07-01 00:00:00Z', '2026-07-01T00:00Z', '2026-07-01'];
+  for (const asOf of spellings) {
+    const envelope = withId(p, { type: 'query', query: probeQuery({ ...GENEROUS, as_of: asOf }) }, 'asof');
+    if (!(await lineThenQuery(p, jsonLine(envelope, `a query with as_of ${JSON.stringify(asOf)} (off the F4 profile)`, 'bad-request')))) return;
+  }
+}
+
+/** R1 over HTTP: the malformed inputs of robustness.feature as request bodies, each followed by a valid query. */
+export async function malformedBodiesThenQuery(p: ScenarioProbe): Promise<void> {
+  if (p.session().kind !== 'http') throw new HarnessError('this probe needs the HTTP binding (tag the scenario @needs-http)');
+  const badQuery = withId(p, { type: 'query', query: { goal: '', max_frames: -1 } }, 'bad');
+  const inputs: EdgeLine[] = [
+    { label: 'a body that is not JSON', bytes: 'this is not valid json {{{', expect: 'bad-request' },
+    { label: 'a JSON array', bytes: '[1,2,3]', expect: 'bad-request' },
+    { label: 'an object without a type', bytes: '{"cgp_conformance":"no type member"}', expect: 'bad-request' },
+    { label: 'bytes that are not UTF-8', bytes: Uint8Array.from([0xff, 0xfe, 0x7b, 0x7d]), expect: 'bad-request' },
+    { label: 'an empty body', bytes: '', expect: 'bad-request' },
+    jsonLine(badQuery, 'a query with invalid members (a bad request)', 'bad-request'),
+  ];
+  for (const input of inputs) if (!(await lineThenQuery(p, input))) return;
+}
