@@ -602,7 +602,8 @@ export const MISBEHAVIOURS = [
   },
   {
     mode: 'bounded-minor',
-    breaks: ['H1'],
+    // refusing an in-family minor is also the S3.1 SHOULD (compare major families) unmet
+    breaks: ['H1', 'S3.1-compare-families'],
     description: 'reads the minor version as a u32 and refuses contextgraph/1.<minor beyond 4294967295> with incompatible_version (§3.1 minor = 1*DIGIT)',
   },
 ] as const satisfies readonly Misbehaviour[];

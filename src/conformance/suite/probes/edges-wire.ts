@@ -58,12 +58,12 @@ function judgeOwn(p: ScenarioProbe, line: EdgeLine, own: RawEnvelope | undefined
  */
 export async function lineThenQuery(p: ScenarioProbe, line: EdgeLine): Promise<boolean> {
   const session = p.session();
+  if (session.kind === 'in-process' && !line.envelope) {
+    p.ledger.unwitnessedBecause('R1', 'the target is loaded in-process: no line or body crosses a binding');
+    return true;
+  }
   p.ledger.witness('R1');
   if (session.kind === 'in-process') {
-    if (!line.envelope) {
-      p.ledger.unwitnessedBecause('R1', 'the target is loaded in-process: no line or body crosses a binding');
-      return true;
-    }
     const own = await p.tryExchange(line.envelope, line.label);
     if (own instanceof Error) {
       p.ledger.add([violation('R1', '', `${line.label}: ${gone(own, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a bad request`)]);
