@@ -63,7 +63,7 @@ export async function lineThenQuery(p: ScenarioProbe, line: EdgeLine): Promise<b
     return true;
   }
   p.ledger.witness('R1');
-  if (session.kind === 'in-process') {
+  if (session.kind === 'in-process' && line.envelope) {
     const own = await p.tryExchange(line.envelope, line.label);
     if (own instanceof Error) {
       p.ledger.add([violation('R1', '', `${line.label}: ${gone(own, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a bad request`)]);
