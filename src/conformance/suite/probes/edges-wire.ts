@@ -72,7 +72,9 @@ export async function lineThenQuery(p: ScenarioProbe, line: EdgeLine): Promise<b
     judgeOwn(p, line, own ?? undefined, own === null ? 'no reply' : undefined);
     return followUpAnswered(p, line, await p.tryExchange({ type: 'query', ...(p.correlation() ? { id: p.nextId() } : {}), query: probeQuery(TYPICAL) }, `the valid query after ${line.label}`));
   }
-  return session.kind === 'stdio' ? overStdio(p, session, line) : overHttp(p, session, line);
+  if (session.kind === 'stdio') return overStdio(p, session, line);
+  if (session.kind === 'http') return overHttp(p, session, line);
+  throw new HarnessError('lineThenQuery: an in-process line with no object form');
 }
 
 function followUpAnswered(p: ScenarioProbe, line: EdgeLine, reply: RawEnvelope | null | Error): boolean {
