@@ -1,5 +1,5 @@
 /**
- * Line-level edges of R1 (docs/interpretations.md §111, §112, §116), over stdio and HTTP alike: one line (one
+ * Line-level edges of R1 (docs/interpretations.md §111, §116), over stdio and HTTP alike: one line (one
  * body), then a valid query. What the line itself may get depends on it — a valid line may be answered with
  * frames or refused with an error (a size or depth limit is the provider's choice); a bad request SHOULD get
  * bad_request — and the MUSTs are R1's: the target does not crash, answers the next valid query with its frames,
@@ -177,7 +177,7 @@ function jsonLine(envelope: JsonObject, label: string, expect: EdgeLine['expect'
 /** How long the long lines are: past a 64 KiB read buffer, and past 1 MiB. */
 export const LONG_LINE_BYTES = [80 * 1024, 1536 * 1024] as const;
 
-/** R1 (§111): valid queries longer than common read buffers (an unknown member carrying the padding, U1). */
+/** R1 (§116): valid queries longer than common read buffers (an unknown member carrying the padding, U1). */
 export async function longLines(p: ScenarioProbe): Promise<void> {
   for (const size of LONG_LINE_BYTES) {
     const envelope = withId(p, { type: 'query', query: probeQuery(TYPICAL) }, 'long');
@@ -190,7 +190,7 @@ export async function longLines(p: ScenarioProbe): Promise<void> {
 /** How deep the deep line is: far past the 512 levels of robustness.feature, and past common parsers' recursion limits. */
 export const DEEP_NESTING = 100_000;
 
-/** R1 (§112): a valid query whose unknown member holds arrays nested DEEP_NESTING levels deep. */
+/** R1 (§116): a valid query whose unknown member holds arrays nested DEEP_NESTING levels deep. */
 export async function veryDeepLine(p: ScenarioProbe): Promise<void> {
   const envelope = withId(p, { type: 'query', query: probeQuery(TYPICAL) }, 'deep');
   const json = JSON.stringify(envelope);
