@@ -13,7 +13,7 @@ import { createProvider } from '../../src/provider/core.js';
 async function servedFrame(): Promise<JsonObject> {
   const provider = createProvider({});
   const reply = await provider.handle(JSON.stringify({ type: 'query', id: 'g', query: { goal: 'g', max_frames: 8, max_tokens: 65_536 } }));
-  const env = reply.envelopes[0] as { result: { frames: JsonObject[] } };
+  const env = reply.envelopes[0] as unknown as { result: { frames: JsonObject[] } };
   const frame = env.result.frames.find((f) => f.valid_to !== undefined);
   assert.ok(frame, 'the bundled corpus serves a frame with valid_to');
   return frame;

@@ -11,6 +11,7 @@ import { runSuite, type RunSuiteOptions } from '../../src/conformance/run/run-su
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
 import { startBundledHttpProvider, type RunningHttpProvider } from '../../src/provider/serve.js';
 import { findMisbehaviour } from '../../src/provider/misbehaviours.js';
+import { scriptedRunner } from './fixtures/scripted-runs.js';
 
 const REPORTS = mkdtempSync(join(tmpdir(), 'cgp-edges-test-'));
 const TIMEOUTS = { handshakeMs: 6_000, requestMs: 4_000, shutdownGraceMs: 2_000 };
@@ -129,4 +130,15 @@ describe('R1 over HTTP: robustness modes are caught over HTTP too', () => {
       }
     });
   }
+});
+
+describe('edge probes: no false verdict on a correlating provider that answers out of order', () => {
+  it('errors written after the next reply (ids unique among exchanges in flight) draw no R1 finding', { timeout: 120_000 }, async () => {
+    const result = await scriptedRunner('e')('r1-out-of-order', '@provider and @R1');
+    assert.equal(result.summary.harness_errors, 0);
+    const r1 = result.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.id === 'R1'));
+    assert.deepEqual(r1.map((f) => f.message), []);
+    assert.equal(result.summary.ids.find((i) => i.id === 'R1')?.status, 'witnessed');
+    assert.ok(edgeScenarios(result.summary).filter((s) => s.status === 'passed').length >= 4);
+  });
 });

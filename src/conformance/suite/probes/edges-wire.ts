@@ -104,11 +104,20 @@ async function overStdio(p: ScenarioProbe, session: StdioSession, line: EdgeLine
       const reply = await session.next(timeout);
       const forQuery = correlation ? reply.id === query.id : before.length > 0;
       if (!forQuery) {
+        if (correlation && typeof reply.id === 'string' && reply.id !== line.id) {
+          // a late answer to an earlier request of this scenario: not this line's
+          p.notes.push(`a late ${reply.type} with id ${JSON.stringify(reply.id)} came while ${line.label} was outstanding`);
+          p.observe(reply, undefined);
+          continue;
+        }
         before.push(reply);
         p.observe(reply, before.length === 1 && line.envelope && (!correlation || reply.id === line.id) ? line.envelope : undefined, {}, line.label);
         continue;
       }
       p.observe(reply, query, {}, `the valid query after ${line.label}`);
+      // with correlation the line may be answered after the query (ids are unique among exchanges in flight):
+      // a second valid query shows whether its answer is still on its way
+      if (correlation && before.length === 0 && reply.type === 'frames') before.push(...(await lateReplies(p, session, line)));
       judgeOwn(p, line, before[0]);
       if (before.length > 1) {
         p.ledger.add([
@@ -129,6 +138,23 @@ async function overStdio(p: ScenarioProbe, session: StdioSession, line: EdgeLine
     p.ledger.add([violation('R1', '', `after ${line.label}: ${gone(err, timeout)}${before.length > 0 ? ` (${before.length} envelope(s) came first: ${before.slice(0, 2).map(seen).join('; ')})` : ''}; a provider MUST NOT crash on a line, and must still answer the next valid query (docs/interpretations.md §8)`)]);
     return false;
   }
+}
+
+/** Send one more valid query and return the envelopes carrying the line's id (or none) that come before its answer. */
+async function lateReplies(p: ScenarioProbe, session: StdioSession, line: EdgeLine): Promise<RawEnvelope[]> {
+  const query: JsonObject = { type: 'query', id: p.nextId(), query: probeQuery(TYPICAL) };
+  const late: RawEnvelope[] = [];
+  await session.send(query);
+  for (let i = 0; i < 8; i++) {
+    const reply = await session.next(p.config.timeouts.requestMs);
+    if (reply.id === query.id) {
+      p.observe(reply, query, {}, `a second valid query after ${line.label}`);
+      return late;
+    }
+    p.observe(reply, late.length === 0 && line.envelope && reply.id === line.id ? line.envelope : undefined, {}, line.label);
+    if (reply.id === undefined || reply.id === line.id) late.push(reply);
+  }
+  return late;
 }
 
 async function overHttp(p: ScenarioProbe, session: HttpSession, line: EdgeLine): Promise<boolean> {
