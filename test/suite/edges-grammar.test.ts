@@ -79,3 +79,19 @@ test('version strings: a minor of any length is in the family; the family is the
   }
   for (const v of ['contextgraph/10.0', 'contextgraph/0.9', 'contextgraph/2.4294967296']) assert.equal(versionsCompatible(v, 'contextgraph/1.0'), false, v);
 });
+
+test('numeric bounds the suite judges, at both sides: F1 score in [0, 1], B3 ceil(UTF-8 bytes / 4)', async () => {
+  const base = await servedFrame();
+  for (const score of [0, 1, Number.MIN_VALUE, 0.5]) assert.deepEqual(checkFrame({ ...base, score }, '/f').filter((x) => x.id === 'F1'), [], `score ${score}`);
+  for (const score of [-Number.MIN_VALUE, 1 + Number.EPSILON, -1, 2]) assert.equal(checkFrame({ ...base, score }, '/f').filter((x) => x.id === 'F1').length, 1, `score ${score}`);
+  // byte lengths 0, 1, 4, 5 and multi-byte characters (é: 2 bytes, 😀: 4 bytes), each at its exact cost and one off
+  const cases: Array<[string, number]> = [['', 0], ['a', 1], ['abcd', 1], ['abcde', 2], ['é', 1], ['éé', 1], ['ééé', 2], ['😀', 1], ['😀a', 2]];
+  for (const [content, cost] of cases) {
+    const frame = { ...base, content, token_cost: cost };
+    delete (frame as { content_digest?: unknown }).content_digest;
+    assert.deepEqual(checkFrame(frame, '/f').filter((x) => x.id === 'B3'), [], `${JSON.stringify(content)} costs ${cost}`);
+    for (const off of [cost - 1, cost + 1].filter((c) => c >= 0)) {
+      assert.equal(checkFrame({ ...frame, token_cost: off }, '/f').filter((x) => x.id === 'B3').length, 1, `${JSON.stringify(content)} does not cost ${off}`);
+    }
+  }
+});

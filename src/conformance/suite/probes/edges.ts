@@ -113,18 +113,31 @@ export async function queryShortEmbeddings(p: ScenarioProbe): Promise<void> {
  */
 export function idShapes(unique: string): string[] {
   const n = unique.replace(/[^0-9]/g, '').slice(-6) || '1';
-  return [n, `00${n}`, `-${n}`, `${n}e3`, `${n}.0`, '0', 'true', 'null', ` ${n} `, `${unique}-${'x'.repeat(4096)}`];
+  // the plain number comes last: a reply id a reader canonicalised ("00123" → "123") must not name an id sent earlier
+  return [`00${n}`, `${n}e3`, `${n}.0`, `-${n}`, '0', 'true', 'null', ` ${n} `, `${unique}-${'x'.repeat(4096)}`, n];
 }
 
 /** H4: a query, a refused query and (when declared) a verify, each carrying ids of every shape. */
 export async function idsOfEveryShape(p: ScenarioProbe): Promise<void> {
   const shapes = idShapes(p.nextId('shape'));
-  for (const id of shapes) {
+  const plain = shapes[shapes.length - 1]!;
+  const query = async (id: string) => {
     const label = id.length > 40 ? `a ${id.length}-character id` : `id ${JSON.stringify(id)}`;
     await p.exchange({ type: 'query', id, query: probeQuery(TYPICAL) }, `a query carrying ${label}`);
-  }
+  };
+  for (const id of shapes.slice(0, -1)) await query(id);
   // a refused query: the error echoes the id too
-  await p.exchange({ type: 'query', id: shapes[1]!, query: { goal: 'cgp-conformance probe: malformed on purpose', max_frames: 'many', max_tokens: 1 } }, `a malformed query carrying id ${JSON.stringify(shapes[1])}`);
+  await p.exchange({ type: 'query', id: shapes[0]!, query: { goal: 'cgp-conformance probe: malformed on purpose', max_frames: 'many', max_tokens: 1 } }, `a malformed query carrying id ${JSON.stringify(shapes[0])}`);
+  // a verify (correlated like a query, §9): its verified reply may leave the id off (docs/interpretations.md §4), never change it
+  if (p.capabilities().verify === true) {
+    const verify = { type: 'verify', id: shapes[1]!, request: { frames: [{ provider_id: p.providerName() || 'cgp-conformance', frame_id: 'cgp-conformance-never-served' }] } };
+    const reply = await p.exchange(verify, `a verify carrying id ${JSON.stringify(verify.id)}`);
+    p.ledger.witness('H4');
+    if (reply.type === 'verified' && reply.id !== undefined && reply.id !== verify.id) {
+      p.ledger.add([violation('H4', '/id', `a verified reply carries id ${describeValue(reply.id)}; the verify carried id ${JSON.stringify(verify.id)}, which MUST come back verbatim when it comes back at all (docs/interpretations.md §4, §113)`)]);
+    }
+  }
+  await query(plain);
 }
 
 // ── an empty verify (V2; §114) ──────────────────────────────────────────────────────────────────
