@@ -1,4 +1,4 @@
-// Step definitions for features/provider/edges.feature and robustness.feature's HTTP scenario. Thin by design:
+// Step definitions for features/provider/edges.feature. Thin by design:
 // each step calls one probe of src/conformance/suite/probes/edges.ts or edges-wire.ts; none checks anything.
 import { When } from '@cucumber/cucumber';
 import * as edges from '../src/conformance/suite/probes/edges.js';
@@ -45,10 +45,6 @@ When('the harness sends valid lines longer than common read buffers, each follow
 
 When('the harness sends a valid line nested far deeper than 512 levels, then a valid query', async function (this: ProviderWorld) {
   await this.run(() => edgeLines.veryDeepLine(this.p));
-});
-
-When('the harness sends malformed bodies, each followed by a valid query', async function (this: ProviderWorld) {
-  await this.run(() => edgeLines.malformedBodiesThenQuery(this.p));
 });
 
 // ── grammars at their edges ──────────────────────────────────────────────────────────────────────

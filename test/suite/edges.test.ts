@@ -1,4 +1,4 @@
-// The edge probes (features/provider/edges.feature, robustness.feature's HTTP scenario; docs/interpretations.md
+// The edge probes (features/provider/edges.feature, robustness.feature's R1 over HTTP; docs/interpretations.md
 // §111–§116): the honest bundled provider passes them over stdio, HTTP and in process, and each edge mode of
 // the manifest fails exactly the ids it declares — caught only by its edge probe, every other scenario of
 // those ids passing it.
@@ -34,7 +34,7 @@ function tagsOf(ids: readonly string[]): string {
 }
 
 function edgeScenarios(s: SuiteSummary): SuiteSummary['scenarios'] {
-  return s.scenarios.filter((sc) => sc.uri.endsWith('edges.feature') || (sc.uri.endsWith('robustness.feature') && sc.name.includes('over HTTP')));
+  return s.scenarios.filter((sc) => sc.uri.endsWith('edges.feature') || (sc.uri.endsWith('robustness.feature') && sc.ids.includes('R1')));
 }
 
 describe('edge probes: the honest bundled provider passes', () => {
@@ -60,7 +60,7 @@ describe('edge probes: the honest bundled provider passes', () => {
     const result = await run(tagsOf(EDGE_IDS), { target: { kind: 'http', url: http.handle.url } });
     assert.equal(result.summary.harness_errors, 0);
     assert.deepEqual(reported(result.summary), { ids: [], where: [] });
-    const bodies = result.summary.scenarios.find((s) => s.name.startsWith('Malformed bodies never crash'));
+    const bodies = result.summary.scenarios.find((s) => s.name.startsWith('Malformed input never crashes'));
     assert.equal(bodies?.status, 'passed');
     assert.equal(result.success, true);
   });
@@ -71,6 +71,8 @@ describe('edge probes: the honest bundled provider passes', () => {
     assert.deepEqual(reported(result.summary), { ids: [], where: [] });
     const deep = result.summary.scenarios.find((s) => s.name.startsWith('A valid line nested far deeper'));
     assert.equal(deep?.status, 'not-applicable');
+    // R1's malformed input: in process only the bad request crosses (an object), and is refused
+    assert.equal(result.summary.scenarios.find((s) => s.name.startsWith('Malformed input never crashes'))?.status, 'passed');
     assert.equal(result.success, true);
   });
 });
@@ -119,7 +121,7 @@ describe('R1 over HTTP: robustness modes are caught over HTTP too', () => {
     it(`${mode}: R1 ${status}, and no other id`, { timeout: 120_000 }, async () => {
       const provider = await startBundledHttpProvider({ port: 0, misbehave: mode });
       try {
-        const result = await run('@R1 and @needs-http', { target: { kind: 'http', url: provider.handle.url } });
+        const result = await run('@provider and @R1', { target: { kind: 'http', url: provider.handle.url } });
         assert.equal(result.summary.harness_errors, 0);
         assert.deepEqual(reported(result.summary).ids, ['R1']);
         assert.equal(result.summary.ids.find((i) => i.id === 'R1')?.status, status);

@@ -4,7 +4,7 @@
  * frames or refused with an error (a size or depth limit is the provider's choice); a bad request SHOULD get
  * bad_request — and the MUSTs are R1's: the target does not crash, answers the next valid query with its frames,
  * and answers one line with at most one envelope (a line read as several puts every later reply out of step).
- * R1's malformed bodies over HTTP (robustness.feature) are here too: the stdio probe of wire.ts reads lines.
+ * R1's malformed bodies over HTTP (robustness.feature's R1 scenario) are here too: over stdio wire.ts sends lines.
  */
 import { violation, warning } from '../../../protocol/findings.js';
 import type { JsonObject } from '../../../protocol/json-value.js';
@@ -251,9 +251,12 @@ export async function asOfOffProfile(p: ScenarioProbe): Promise<void> {
   }
 }
 
-/** R1 over HTTP: the malformed inputs of robustness.feature as request bodies, each followed by a valid query. */
+/**
+ * R1 over HTTP: the malformed inputs robustness.feature sends as lines over stdio (wire.ts), as request bodies,
+ * each followed by a valid query. In process only the bad request crosses (as an object; no bytes are parsed).
+ */
 export async function malformedBodiesThenQuery(p: ScenarioProbe): Promise<void> {
-  if (p.session().kind !== 'http') throw new HarnessError('this probe needs the HTTP binding (tag the scenario @needs-http)');
+  if (p.session().kind === 'stdio') throw new HarnessError('malformedBodiesThenQuery: over stdio the lines are sent by wire.malformedThenQuery');
   const badQuery = withId(p, { type: 'query', query: { goal: '', max_frames: -1 } }, 'bad');
   const inputs: EdgeLine[] = [
     { label: 'a body that is not JSON', bytes: 'this is not valid json {{{', expect: 'bad-request' },
