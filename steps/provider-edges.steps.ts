@@ -11,8 +11,12 @@ When('the harness queries with max_tokens 0', async function (this: ProviderWorl
   await this.run(() => edges.queryZeroMaxTokens(this.p));
 });
 
-When('the harness queries with budgets exactly at and one below their limits', async function (this: ProviderWorld) {
-  await this.run(() => edges.queryBudgetsAtLimits(this.p));
+When('the harness queries with max_tokens exactly at and one below its limits', async function (this: ProviderWorld) {
+  await this.run(() => edges.queryTokensAtLimits(this.p));
+});
+
+When('the harness queries with max_frames exactly at and one below its limits', async function (this: ProviderWorld) {
+  await this.run(() => edges.queryFramesAtLimits(this.p));
 });
 
 When("the harness sends budgets beyond their type's range, each followed by a valid query", async function (this: ProviderWorld) {

@@ -11,11 +11,17 @@ Feature: Edges (§3.1, §5, §6.1, §7, §9, §11, §13)
     When the harness queries with max_tokens 0
     Then B1 is satisfied
 
-  @B1 @B4
-  Scenario: Budgets exactly at a limit, one below it, and at the top of their type are honoured
+  @B1
+  Scenario: max_tokens exactly at a sum of costs, one below it, and at the top of its type is honoured
     Given the provider under test has answered the handshake
-    When the harness queries with budgets exactly at and one below their limits
-    Then B1 and B4 are satisfied
+    When the harness queries with max_tokens exactly at and one below its limits
+    Then B1 is satisfied
+
+  @B4
+  Scenario: max_frames exactly at the served count, one below it, and at the top of its type is honoured
+    Given the provider under test has answered the handshake
+    When the harness queries with max_frames exactly at and one below its limits
+    Then B4 is satisfied
 
   @R1
   Scenario: Budgets beyond their type's range are refused, never crashed on

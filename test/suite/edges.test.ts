@@ -77,7 +77,7 @@ describe('edge probes: the honest bundled provider passes', () => {
   });
 });
 
-/** Each edge mode, and the edges.feature line of the one scenario that must catch it. */
+/** Each edge mode, and the start of the name of the one edges.feature scenario that must catch it. */
 const EDGE_MODES: ReadonlyArray<[mode: string, scenario: string]> = [
   ['zero-max-tokens-unbounded', 'max_tokens 0 returns no frame'],
   ['crash-on-budget-overflow', "Budgets beyond their type's range"],

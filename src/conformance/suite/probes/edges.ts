@@ -58,11 +58,11 @@ export async function queryZeroMaxTokens(p: ScenarioProbe): Promise<void> {
 }
 
 /**
- * B1 and B4 at both sides of their limits: max_tokens exactly the cheapest frame's cost and exactly the two
- * cheapest together (each fits; one token less is the tight probe of budget.feature), the whole answer's cost and
- * one less; max_frames exactly the served count and one less; and both at the top of their type (u32 max).
+ * B1 at both sides of its limit: max_tokens exactly the cheapest frame's cost and exactly the two cheapest
+ * together (each fits; one token less is the tight probe of budget.feature), the whole answer's cost and one
+ * less, and the top of its type (u32 max).
  */
-export async function queryBudgetsAtLimits(p: ScenarioProbe): Promise<void> {
+export async function queryTokensAtLimits(p: ScenarioProbe): Promise<void> {
   const base = await p.baseline();
   const costs = base.frames.map((f) => (typeof f.token_cost === 'number' ? f.token_cost : 0)).filter((c) => c > 0).sort((a, b) => a - b);
   const total = costs.reduce((a, c) => a + c, 0);
@@ -75,11 +75,17 @@ export async function queryBudgetsAtLimits(p: ScenarioProbe): Promise<void> {
   }
   if (tokens.size === 0) p.ledger.unwitnessedBecause('B1', 'no frame the target serves has a positive token_cost, so no max_tokens binds');
   for (const t of [...tokens].sort((a, b) => a - b)) await budgetQuery(p, ['B1'], GENEROUS.max_frames, t, `a query with max_tokens ${t} (at a sum of served frames' costs, or one below)`);
+  await budgetQuery(p, ['B1'], GENEROUS.max_frames, U32_MAX, `a query with max_tokens ${U32_MAX} (the largest u32)`);
+}
+
+/** B4 at both sides of its limit: max_frames exactly the served count and one less, and the top of its type (u32 max). */
+export async function queryFramesAtLimits(p: ScenarioProbe): Promise<void> {
+  const base = await p.baseline();
   const n = base.frames.length;
   if (n >= 2) {
     for (const f of [n - 1, n]) await budgetQuery(p, ['B4'], f, GENEROUS.max_tokens, `a query with max_frames ${f} (the target served ${n} frames to a generous query)`);
   } else p.ledger.unwitnessedBecause('B4', `the target serves ${n} frame(s); a max_frames one below the served count needs two`);
-  await budgetQuery(p, ['B1', 'B4'], U32_MAX, U32_MAX, `a query with max_frames and max_tokens ${U32_MAX} (the largest u32)`);
+  await budgetQuery(p, ['B4'], U32_MAX, GENEROUS.max_tokens, `a query with max_frames ${U32_MAX} (the largest u32)`);
 }
 
 // ── embedding shorter than declared (E1; §112) ──────────────────────────────────────────────────
