@@ -238,7 +238,9 @@ export async function kindNameEdges(p: ScenarioProbe): Promise<void> {
     const reply = await ask(p, probeQuery({ ...GENEROUS, kinds: [name] }), purpose);
     p.ledger.witness('Q1');
     if (reply.type === 'error') {
-      if (reply.code !== 'unsupported_kind') p.notes.push(`${purpose}: answered with ${seen(reply)}`);
+      if (reply.code !== 'unsupported_kind') {
+        p.ledger.add([violation('Q1', '/code', `${purpose} answered with ${seen(reply)}; a provider serving none of the requested kinds returns zero frames, or replies unsupported_kind`)]);
+      }
       continue;
     }
     // frames of another kind are Q1 findings of observe (a frame whose kind is outside the filter)
@@ -258,7 +260,7 @@ export async function secondAnchor(p: ScenarioProbe): Promise<void> {
     p.ledger.unwitnessedBecause('G4', 'no frame of the unanchored answer carries a uri to anchor on');
     return;
   }
-  const decoy = 'cgp-conformance:no-frame-is-here';
+  const decoy = 'file:///cgp-conformance/no-frame-is-here';
   const anchors = [decoy, anchor];
   const answer = await p.query(probeQuery({ ...GENEROUS, max_frames: 1, anchors }), `a query anchored on ${JSON.stringify(anchors)} with max_frames 1`);
   p.ledger.witness('G4');
