@@ -546,6 +546,16 @@ export const MISBEHAVIOURS = [
     description: 'reads max_tokens 0 as "no limit" and returns frames (any positive max_tokens is honoured)',
   },
   {
+    mode: 'frames-fast-path-off-by-one',
+    breaks: ['B4'],
+    description: 'skips truncation when max_frames is at least the eligible count minus one: max_frames one below it returns every frame',
+  },
+  {
+    mode: 'tokens-fast-path-off-by-one',
+    breaks: ['B1'],
+    description: 'skips budget packing when max_tokens is at least the eligible frames\' total cost minus one: one token short, every frame comes back',
+  },
+  {
     mode: 'crash-on-budget-overflow',
     breaks: ['R1'],
     description: 'exits with code 1 on a query whose max_frames or max_tokens is a number beyond u32 (4294967296)',

@@ -129,6 +129,8 @@ export const STEPS: readonly Step[] = [
   { name: 'deep-nesting', input: `{"type":"query","id":"q-deep","query":${JSON.stringify({ ...SAMPLE_QUERY })},"x_nested":${'['.repeat(512)}${']'.repeat(512)}}` },
   // edges (docs/interpretations.md §111–§116)
   { name: 'zero-max-tokens', input: queryEnvelope('q-zero-max-tokens', { max_tokens: 0 }) },
+  { name: 'frames-count-minus-one', input: queryEnvelope('q-frames-count-minus-one', { max_frames: corpus.frames.length - 1 }) },
+  { name: 'tokens-total-minus-one', input: queryEnvelope('q-tokens-total-minus-one', { max_frames: 64, max_tokens: corpus.frames.reduce((a, f) => a + f.tokenCost, 0) - 1 }) },
   { name: 'numeric-id', input: queryEnvelope('007') },
   { name: 'short-embedding', input: queryEnvelope('q-short-embedding', { embedding: [0.5, -0.1, 0.2, 0, 0.3, -0.4, 0.1] }) },
   { name: 'empty-verify', input: { type: 'verify', id: 'v-empty', request: { frames: [] } } },

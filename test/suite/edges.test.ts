@@ -80,6 +80,8 @@ describe('edge probes: the honest bundled provider passes', () => {
 /** Each edge mode, and the start of the name of the one edges.feature scenario that must catch it. */
 const EDGE_MODES: ReadonlyArray<[mode: string, scenario: string]> = [
   ['zero-max-tokens-unbounded', 'max_tokens 0 returns no frame'],
+  ['tokens-fast-path-off-by-one', 'max_tokens exactly at a sum of costs'],
+  ['frames-fast-path-off-by-one', 'max_frames exactly at the served count'],
   ['crash-on-budget-overflow', "Budgets beyond their type's range"],
   ['accept-short-embedding', 'A query vector shorter than the declared dimension'],
   ['numeric-id-normalised', 'Ids of every shape'],

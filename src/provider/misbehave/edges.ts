@@ -5,7 +5,7 @@
  * spelled in other case, a grammar at its edge (fractional seconds, a long minor, a kind prefix, a second anchor).
  */
 import { EMBEDDING_DIMENSIONS } from '../catalogue.js';
-import { filterKinds } from '../engine.js';
+import { budget, filterKinds } from '../engine.js';
 import { correlationIdOf, errorEnvelope, isJsonObject, type JsonObject, type OutEnvelope } from '../wire.js';
 import { exitWith, type ModeHooks } from './shared.js';
 
@@ -63,6 +63,19 @@ export const EDGE_MODES = {
   'zero-max-tokens-unbounded': {
     // the `if (max_tokens)` bug: 0 reads as "no limit"
     query: (q) => (q.max_tokens === 0 ? { ...q, max_tokens: U32_MAX } : q),
+  },
+  'frames-fast-path-off-by-one': {
+    // "nothing to truncate" tested as max_frames >= eligible - 1: at one below the eligible count, every frame comes back
+    stages: { budget: (frames, q) => budget(frames, q.max_frames >= frames.length - 1 ? { ...q, max_frames: Math.max(q.max_frames, frames.length) } : q) },
+  },
+  'tokens-fast-path-off-by-one': {
+    // "everything fits" tested as max_tokens >= total - 1: one token short of the total, every frame comes back
+    stages: {
+      budget: (frames, q) => {
+        const total = frames.reduce((a, f) => a + f.token_cost, 0);
+        return budget(frames, q.max_tokens >= total - 1 ? { ...q, max_tokens: Math.max(q.max_tokens, total) } : q);
+      },
+    },
   },
   'crash-on-budget-overflow': {
     beforeQuery: (ctx) => {
