@@ -95,3 +95,14 @@ test('numeric bounds the suite judges, at both sides: F1 score in [0, 1], B3 cei
     }
   }
 });
+
+test('G2 target_uri at its edges: a URI of any scheme is one; whitespace, control characters or nothing are not', async () => {
+  const base = await servedFrame();
+  const rel = (target_uri: string) => [{ rel: 'doc.documents', target_uri, display_name: 'edge' }];
+  for (const uri of ['file:///a%20b', 'symbol:///example-docs/backoff.rs#next_delay', 'urn:isbn:0451450523', 'https://example.org/?q=a&b=c#frag', 'x:y']) {
+    assert.deepEqual(checkFrame({ ...base, relations: rel(uri) }, '/f').filter((x) => x.id === 'G2'), [], uri);
+  }
+  for (const uri of ['', ' ', 'file:///a b', 'file:///a\tb', 'file:///a\nb', 'file:///a\u0000b', ' file:///a']) {
+    assert.equal(checkFrame({ ...base, relations: rel(uri) }, '/f').filter((x) => x.id === 'G2').length, 1, JSON.stringify(uri));
+  }
+});
