@@ -136,7 +136,7 @@ describe('R1 over HTTP: robustness modes are caught over HTTP too', () => {
   }
 });
 
-describe('edge probes: no false verdict on a correlating provider that answers out of order', () => {
+describe('edge probes: no false verdict on odd but honest peers (scripted)', () => {
   it('errors written after the next reply (ids unique among exchanges in flight) draw no R1 finding', { timeout: 120_000 }, async () => {
     const result = await scriptedRunner('e')('r1-out-of-order', '@provider and @R1');
     assert.equal(result.summary.harness_errors, 0);
@@ -144,5 +144,17 @@ describe('edge probes: no false verdict on a correlating provider that answers o
     assert.deepEqual(r1.map((f) => f.message), []);
     assert.equal(result.summary.ids.find((i) => i.id === 'R1')?.status, 'witnessed');
     assert.ok(edgeScenarios(result.summary).filter((s) => s.status === 'passed').length >= 4);
+  });
+
+  it('a line that is not an envelope before every reply is a framing finding (S2-wire-shape), never an R1 one in an edge probe', { timeout: 120_000 }, async () => {
+    const result = await scriptedRunner('g')('garbage', '@provider and @R1');
+    assert.equal(result.summary.harness_errors, 0);
+    const edges = result.summary.scenarios.filter((s) => s.uri.endsWith('edges.feature'));
+    assert.ok(edges.length >= 4);
+    for (const s of edges) {
+      assert.equal(s.status, 'passed', `${s.name}: ${s.message ?? ''}`);
+      assert.deepEqual(s.findings.filter((f) => f.id === 'R1').map((f) => f.message), [], s.name);
+    }
+    assert.ok(result.summary.scenarios.some((s) => s.findings.some((f) => f.id === 'S2-wire-shape')), 'the garbage lines are reported, against S2-wire-shape');
   });
 });

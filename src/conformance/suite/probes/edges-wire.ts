@@ -8,7 +8,8 @@
  */
 import { violation, warning } from '../../../protocol/findings.js';
 import type { JsonObject } from '../../../protocol/json-value.js';
-import { HttpStatusError, NetworkError, PeerClosedError, TimeoutError } from '../../../transport/errors.js';
+import { HttpStatusError, NetworkError, PeerClosedError, TimeoutError, TransportError } from '../../../transport/errors.js';
+import { isLineFramingError } from '../../../transport/stdio-client.js';
 import type { RawEnvelope } from '../../../transport/ndjson.js';
 import { describeError, HarnessError, isTargetError } from '../errors.js';
 import { probeQuery, TYPICAL, GENEROUS, type ScenarioProbe } from '../scenario.js';
@@ -28,8 +29,30 @@ export interface EdgeLine {
   id?: string;
 }
 
-function seen(reply: RawEnvelope): string {
+/** A line the target wrote that is not an envelope (judged by the framing checks, S2-wire-shape, not here). */
+type Item = RawEnvelope | TransportError;
+
+function isNotAnEnvelope(err: unknown): err is TransportError {
+  return err instanceof TransportError && isLineFramingError(err);
+}
+
+function seen(reply: Item): string {
+  if (reply instanceof Error) return `a line that is not an envelope (${reply.message})`;
   return reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
+}
+
+/** The next item on a stdio connection: an envelope, or a line that is not one (the stream goes on). */
+async function nextItem(session: StdioSession, timeoutMs: number): Promise<Item> {
+  try {
+    return await session.next(timeoutMs);
+  } catch (err) {
+    if (isNotAnEnvelope(err)) return err;
+    throw err;
+  }
+}
+
+function idOf(item: Item): unknown {
+  return item instanceof Error ? undefined : item.id;
 }
 
 function gone(err: unknown, timeoutMs: number): string {
@@ -40,15 +63,16 @@ function gone(err: unknown, timeoutMs: number): string {
 }
 
 /** Judge what the line itself got (undefined = nothing). */
-function judgeOwn(p: ScenarioProbe, line: EdgeLine, own: RawEnvelope | undefined, how?: string): void {
+function judgeOwn(p: ScenarioProbe, line: EdgeLine, own: Item | undefined, how?: string): void {
   if (line.expect === 'valid') {
     p.notes.push(`${line.label} was answered with ${own ? seen(own) : (how ?? 'nothing')} (frames or an error: either is accepted)`);
     return;
   }
   if (own === undefined) {
     p.ledger.add([warning('R1', '', `${line.label} got ${how ?? 'no reply'}; a provider SHOULD reply error with code bad_request`)]);
-  } else if (own.type !== 'error' || own.code !== 'bad_request') {
-    p.ledger.add([warning('R1', '/code', `${line.label} was answered with ${own.type === 'frames' ? 'frames' : seen(own)}; a bad request SHOULD get error with code bad_request (docs/interpretations.md §116)`)]);
+  } else if (own instanceof Error || own.type !== 'error' || own.code !== 'bad_request') {
+    const what = own instanceof Error || own.type !== 'frames' ? seen(own) : 'frames';
+    p.ledger.add([warning('R1', '/code', `${line.label} was answered with ${what}; a bad request SHOULD get error with code bad_request (docs/interpretations.md §116)`)]);
   }
 }
 
@@ -66,7 +90,7 @@ export async function lineThenQuery(p: ScenarioProbe, line: EdgeLine): Promise<b
   if (session.kind === 'in-process' && line.envelope) {
     const own = await p.tryExchange(line.envelope, line.label);
     if (own instanceof Error) {
-      p.ledger.add([violation('R1', '', `${line.label}: ${gone(own, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a bad request`)]);
+      p.ledger.add([violation('R1', '', `${line.label}: ${gone(own, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a line or request, and must still answer the next valid query`)]);
       return false;
     }
     judgeOwn(p, line, own ?? undefined, own === null ? 'no reply' : undefined);
@@ -78,6 +102,11 @@ export async function lineThenQuery(p: ScenarioProbe, line: EdgeLine): Promise<b
 }
 
 function followUpAnswered(p: ScenarioProbe, line: EdgeLine, reply: RawEnvelope | null | Error): boolean {
+  if (isNotAnEnvelope(reply)) {
+    // an answer that is not JSON is the framing checks' finding (S2-wire-shape); the target is still answering
+    p.notes.push(`after ${line.label}, the next valid query was answered with ${seen(reply)}`);
+    return true;
+  }
   if (reply instanceof Error) {
     p.ledger.add([violation('R1', '', `after ${line.label}: the next valid query: ${gone(reply, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`)]);
     return false;
@@ -95,14 +124,20 @@ async function overStdio(p: ScenarioProbe, session: StdioSession, line: EdgeLine
   if (correlation) query.id = p.nextId();
   const timeout = p.config.timeouts.requestMs;
   const before: RawEnvelope[] = [];
+  /** Lines that are not envelopes (the framing checks' S2-wire-shape findings; never counted as replies here). */
+  const junk: TransportError[] = [];
   try {
     const bytes = typeof line.bytes === 'string' ? `${line.bytes}\n` : Uint8Array.from([...line.bytes, 0x0a]);
     await session.sendRaw(bytes);
     await session.send(query);
     // lock-step: the first reply is the line's, the next the query's; with correlation the query's is found by id
     for (let i = 0; i < 8; i++) {
-      const reply = await session.next(timeout);
-      const forQuery = correlation ? reply.id === query.id : before.length > 0;
+      const reply = await nextItem(session, timeout);
+      const forQuery = correlation ? idOf(reply) === query.id : before.length > 0;
+      if (reply instanceof Error) {
+        junk.push(reply);
+        continue;
+      }
       if (!forQuery) {
         if (correlation && typeof reply.id === 'string' && reply.id !== line.id) {
           // a late answer to an earlier request of this scenario: not this line's
@@ -118,7 +153,8 @@ async function overStdio(p: ScenarioProbe, session: StdioSession, line: EdgeLine
       // with correlation the line may be answered after the query (ids are unique among exchanges in flight):
       // a second valid query shows whether its answer is still on its way
       if (correlation && before.length === 0 && reply.type === 'frames') before.push(...(await lateReplies(p, session, line)));
-      judgeOwn(p, line, before[0]);
+      if (junk.length > 0) p.notes.push(`${junk.length} line(s) that are not envelopes came while ${line.label} was outstanding (framing: S2-wire-shape)`);
+      judgeOwn(p, line, before[0] ?? junk[0]);
       if (before.length > 1) {
         p.ledger.add([
           violation('R1', '', `${line.label} got ${before.length} replies (${before.slice(0, 3).map(seen).join('; ')}${before.length > 3 ? '; …' : ''}) before the next query's answer: one line was read as several, so a host reading in lock-step takes each later reply for the wrong request (docs/interpretations.md §116)`),
@@ -146,7 +182,8 @@ async function lateReplies(p: ScenarioProbe, session: StdioSession, line: EdgeLi
   const late: RawEnvelope[] = [];
   await session.send(query);
   for (let i = 0; i < 8; i++) {
-    const reply = await session.next(p.config.timeouts.requestMs);
+    const reply = await nextItem(session, p.config.timeouts.requestMs);
+    if (reply instanceof Error) continue;
     if (reply.id === query.id) {
       p.observe(reply, query, {}, `a second valid query after ${line.label}`);
       return late;
