@@ -13,6 +13,7 @@ import {
   verifyProbes as verify,
   wireProbes as wire,
 } from '../src/conformance/suite/index.js';
+import { malformedBodiesThenQuery } from '../src/conformance/suite/probes/edges-wire.js';
 import type { ProviderWorld } from './world.js';
 
 // ── connections ──────────────────────────────────────────────────────────────────────────────────
@@ -44,7 +45,8 @@ When('the harness sends a query before the handshake', async function (this: Pro
 });
 
 When('the harness sends malformed input, each followed by a valid query', async function (this: ProviderWorld) {
-  await this.run(() => wire.malformedThenQuery(this.p));
+  // lines over stdio; bodies over HTTP, and request objects in process (docs/interpretations.md §116)
+  await this.run(() => (this.p.session().kind === 'stdio' ? wire.malformedThenQuery(this.p) : malformedBodiesThenQuery(this.p)));
 });
 
 When('the harness sends shutdown', async function (this: ProviderWorld) {

@@ -1,7 +1,7 @@
 @provider
 Feature: Robustness and the wire (§2, §11, §13)
 
-  @R1 @needs-stdio
+  @R1
   Scenario: Malformed input never crashes the provider, and the next valid query is answered
     Given a fresh, handshaken connection to the provider under test
     When the harness sends malformed input, each followed by a valid query

@@ -539,6 +539,83 @@ export const MISBEHAVIOURS = [
     breaks: ['S2.1-no-newline'],
     description: 'writes every envelope pretty-printed over several lines (literal newlines inside one envelope)',
   },
+  // ── edges (docs/interpretations.md §111–§116): each caught only by its probe in features/provider/edges.feature ──
+  {
+    mode: 'zero-max-tokens-unbounded',
+    breaks: ['B1'],
+    description: 'reads max_tokens 0 as "no limit" and returns frames (any positive max_tokens is honoured)',
+  },
+  {
+    mode: 'frames-fast-path-off-by-one',
+    breaks: ['B4'],
+    description: 'skips truncation when max_frames is at least the eligible count minus one: max_frames one below it returns every frame',
+  },
+  {
+    mode: 'tokens-fast-path-off-by-one',
+    breaks: ['B1'],
+    description: 'skips budget packing when max_tokens is at least the eligible frames\' total cost minus one: one token short, every frame comes back',
+  },
+  {
+    mode: 'crash-on-budget-overflow',
+    breaks: ['R1'],
+    description: 'exits with code 1 on a query whose max_frames or max_tokens is a number beyond u32 (4294967296)',
+  },
+  {
+    mode: 'accept-short-embedding',
+    breaks: ['E1'],
+    description: 'refuses a query vector longer than the declared dimension, but pads a shorter one with zeros and answers it',
+  },
+  {
+    mode: 'numeric-id-normalised',
+    breaks: ['H4'],
+    description: 'echoes a correlation id that looks like a number as that number\'s canonical spelling ("007" comes back "7")',
+  },
+  {
+    mode: 'refuse-empty-verify',
+    breaks: ['V2'],
+    description: 'answers a verify naming no identity (request.frames []) with error bad_request instead of a verified reply',
+  },
+  {
+    mode: 'split-long-lines',
+    breaks: ['R1'],
+    description: 'reads a line longer than 64 KiB as several lines (a fixed read buffer): one bad_request per piece, so replies fall out of step',
+  },
+  {
+    mode: 'crash-on-very-deep-nesting',
+    breaks: ['R1'],
+    description: 'exits with code 1 on a valid envelope nested more than 1000 levels deep (a recursive parser); 512 levels pass',
+  },
+  {
+    mode: 'case-folded-members',
+    breaks: ['U1'],
+    description: 'reads member names case-insensitively, the last spelling winning: a query\'s Max_Frames overrides its max_frames, an envelope\'s Type its type',
+  },
+  {
+    mode: 'millisecond-as-of',
+    breaks: ['S6.1-as-of'],
+    description: 'refuses an as_of with more than three fractional digits (the F4 profile allows any number) with bad_request',
+  },
+  {
+    mode: 'lenient-as-of',
+    breaks: ['R1'],
+    description: 'answers a query whose as_of is off the F4 profile (lower-case t, an offset, a space) with frames instead of bad_request',
+  },
+  {
+    mode: 'first-anchor-only',
+    breaks: ['G4'],
+    description: 'reads only the first of several query anchors: an anchor in second place anchors nothing',
+  },
+  {
+    mode: 'prefix-matched-kinds',
+    breaks: ['Q1'],
+    description: 'matches a requested kind against served kinds it is a prefix of: kinds ["do"] returns doc frames',
+  },
+  {
+    mode: 'bounded-minor',
+    // refusing an in-family minor is also the S3.1 SHOULD (compare major families) unmet
+    breaks: ['H1', 'S3.1-compare-families'],
+    description: 'reads the minor version as a u32 and refuses contextgraph/1.<minor beyond 4294967295> with incompatible_version (§3.1 minor = 1*DIGIT)',
+  },
 ] as const satisfies readonly Misbehaviour[];
 
 export type MisbehaviourMode = (typeof MISBEHAVIOURS)[number]['mode'];

@@ -44,7 +44,7 @@ const require = createRequire(import.meta.url);
 process.on('exit', () => writeFileSync(${JSON.stringify(cjsLog)}, JSON.stringify(Object.keys(require.cache))));
 `,
     );
-    const r = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, CLI, 'stdio', '--tags', '@B3 or @H1', '--out', join(dir, 'out'), '--', process.execPath, join(ROOT, 'dist', 'bundle', 'provider.cjs')], {
+    const r = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, CLI, 'stdio', '--tags', '@B3 or @H2', '--out', join(dir, 'out'), '--', process.execPath, join(ROOT, 'dist', 'bundle', 'provider.cjs')], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, NODE_OPTIONS: '' },
@@ -63,7 +63,7 @@ process.on('exit', () => writeFileSync(${JSON.stringify(cjsLog)}, JSON.stringify
     const docs = envelopes.filter((e) => e.gherkinDocument).map((e) => e.gherkinDocument.uri as string);
     const pickleUri = new Map(envelopes.filter((e) => e.pickle).map((e) => [e.pickle.id as string, e.pickle.uri as string]));
     const ran = new Set(envelopes.filter((e) => e.testCase).map((e) => pickleUri.get(e.testCase.pickleId)));
-    assert.equal(ran.size, 2, `@B3 and @H1 are two scenarios in two files: ${[...ran].join(', ')}`);
+    assert.equal(ran.size, 2, `@B3 and @H2 are scenarios in two files: ${[...ran].join(', ')}`);
     assert.deepEqual(docs.sort(), [...ran].sort(), 'the files parsed are the files run');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -127,6 +127,22 @@ export const STEPS: readonly Step[] = [
   { name: 'unknown-notification', input: { type: 'cgp-conformance-ping' } },
   // a valid query whose unknown member nests 512 deep: answered (frames or an error), never a crash
   { name: 'deep-nesting', input: `{"type":"query","id":"q-deep","query":${JSON.stringify({ ...SAMPLE_QUERY })},"x_nested":${'['.repeat(512)}${']'.repeat(512)}}` },
+  // edges (docs/interpretations.md §111–§116)
+  { name: 'zero-max-tokens', input: queryEnvelope('q-zero-max-tokens', { max_tokens: 0 }) },
+  { name: 'frames-count-minus-one', input: queryEnvelope('q-frames-count-minus-one', { max_frames: corpus.frames.length - 1 }) },
+  { name: 'tokens-total-minus-one', input: queryEnvelope('q-tokens-total-minus-one', { max_frames: 64, max_tokens: corpus.frames.reduce((a, f) => a + f.tokenCost, 0) - 1 }) },
+  { name: 'numeric-id', input: queryEnvelope('007') },
+  { name: 'short-embedding', input: queryEnvelope('q-short-embedding', { embedding: [0.5, -0.1, 0.2, 0, 0.3, -0.4, 0.1] }) },
+  { name: 'empty-verify', input: { type: 'verify', id: 'v-empty', request: { frames: [] } } },
+  { name: 'case-variant-members', input: queryEnvelope('q-case-variants', { Max_Frames: 0, MAX_TOKENS: 0, Kinds: ['cgp-conformance:none'] }) },
+  { name: 'as-of-nanos', input: queryEnvelope('q-as-of-nanos', { as_of: '2026-06-30T23:59:59.000000001Z' }) },
+  { name: 'as-of-off-profile', input: queryEnvelope('q-as-of-off-profile', { as_of: '2026-07-01t00:00:00z' }) },
+  { name: 'anchors-second', input: queryEnvelope('q-anchors-second', { anchors: ['cgp-conformance:none', BACKOFF_URI], max_frames: 1 }) },
+  { name: 'kinds-prefix', input: queryEnvelope('q-kinds-prefix', { kinds: ['do'] }) },
+  { name: 'handshake-long-minor', input: { type: 'handshake', protocol_version: 'contextgraph/1.4294967296' } },
+  { name: 'long-line', input: { ...queryEnvelope('q-long-line'), x_padding: 'x'.repeat(80 * 1024) } },
+  { name: 'budget-overflow', input: queryEnvelope('q-budget-overflow', { max_tokens: 4294967296 }) },
+  { name: 'very-deep-nesting', input: `{"type":"query","id":"q-very-deep","query":${JSON.stringify({ ...SAMPLE_QUERY })},"x_nested":${'['.repeat(100_000)}${']'.repeat(100_000)}}` },
   { name: 'shutdown', input: { type: 'shutdown' } },
 ];
 
@@ -347,6 +363,22 @@ export function violations(t: Transcript): Map<string, string[]> {
   if (!garbage || garbage.action?.kind === 'exit' || !isErrorWith(garbage.envelopes[0], 'bad_request')) add('R1', 'malformed line not answered bad_request');
   if (!framesOf(t, 'after-garbage')) add('R1', 'query after a malformed line not answered');
   if (t.get('deep-nesting')?.action?.kind === 'exit') add('R1', 'a deeply nested but valid line crashed the provider');
+
+  // Edges (docs/interpretations.md §111–§116); B1 at max_tokens 0, H4 on "007" and Q1 on kinds ["do"] come from the checks above.
+  if (!isErrorWith(first(t, 'short-embedding'), 'bad_request')) add('E1', 'a shorter-than-declared embedding not refused');
+  if (t.get('empty-verify') && first(t, 'empty-verify')?.type !== 'verified') add('V2', 'an empty verify not answered with verified');
+  if (t.get('case-variant-members') && ids(framesOf(t, 'case-variant-members')) !== ids(framesOf(t, 'sample'))) add('U1', 'a query carrying case variants of its members not answered like the sample');
+  if (t.get('as-of-nanos') && !framesOf(t, 'as-of-nanos')) add('S6.1-as-of', 'an as_of with nine fractional digits not answered with frames');
+  if (t.get('as-of-off-profile') && !isErrorWith(first(t, 'as-of-off-profile'), 'bad_request')) add('R1', 'an as_of off the F4 profile not refused with bad_request');
+  const second = framesOf(t, 'anchors-second');
+  if (t.get('anchors-second') && !second?.some((f) => anchoredBy(f, BACKOFF_URI))) add('G4', 'the second anchor of a list anchored nothing');
+  if (t.get('handshake-long-minor') && first(t, 'handshake-long-minor')?.type !== 'handshake_ack') {
+    add('H1', 'a contextgraph/1.4294967296 handshake (family contextgraph/1) was not acknowledged');
+    add('S3.1-compare-families', 'a minor beyond u32 was read as another family');
+  }
+  const long = t.get('long-line');
+  if (long && (long.envelopes.length !== 1 || long.envelopes[0]?.type !== 'frames')) add('R1', `an 80 KiB valid line got ${long.envelopes.length} envelope(s)`);
+  for (const step of ['budget-overflow', 'very-deep-nesting']) if (t.get(step)?.action?.kind === 'exit') add('R1', `${step}: the provider exited`);
 
   // S2.1-unknown-type: an unknown request gets bad_request with its id; an unknown notification nothing.
   const unknownRequest = first(t, 'unknown-request');

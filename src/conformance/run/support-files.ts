@@ -14,7 +14,7 @@ export type SupportSide = 'provider' | 'host' | 'all';
 
 /** Per side, the step modules under steps/ (globs, each expanded and sorted as cucumber expands an import path). */
 export const SUPPORT: Record<SupportSide, readonly string[]> = {
-  provider: ['world', 'parameters', 'hooks', 'provider.steps'],
+  provider: ['world', 'parameters', 'hooks', 'provider.steps', 'provider-edges.steps'],
   host: ['world', 'parameters', 'host/**/*', 'types.steps'],
   all: ['**/*'],
 };

@@ -8,6 +8,7 @@ import type { MisbehaviourMode } from '../misbehaviours.js';
 import { ATTESTATION_MODES } from './attestation.js';
 import { BUDGET_MODES } from './budget.js';
 import { CORRELATION_MODES } from './correlation.js';
+import { EDGE_MODES } from './edges.js';
 import { FRAME_MODES } from './frames.js';
 import { HANDSHAKE_MODES } from './handshake.js';
 import { QUERY_MODES } from './query.js';
@@ -25,4 +26,5 @@ export const MISBEHAVIOUR_HOOKS: Readonly<Record<MisbehaviourMode, Hooks>> = {
   ...VERIFY_MODES,
   ...WIRE_MODES,
   ...ATTESTATION_MODES,
+  ...EDGE_MODES,
 };
