@@ -22,6 +22,11 @@ export interface Misbehaviour {
   unbacked?: string;
   /** Ids whose scenarios the red team also runs for this mode: the defect shows only in their replies. */
   alsoRuns?: readonly string[];
+  /**
+   * Zero-collateral allow-list: ids other than `breaks` the mode's run may fail or warn, each with the reason
+   * the one defect really violates it too. The red team fails on any other id a mode makes fail or warn.
+   */
+  collateral?: ReadonlyArray<{ id: string; reason: string }>;
   /** What the provider does wrong, and where it shows. */
   description: string;
 }
@@ -503,6 +508,22 @@ export const MISBEHAVIOURS = [
     mode: 'deaf-after-garbage',
     breaks: ['R1'],
     description: 'replies bad_request to a malformed line, then answers nothing but shutdown (docs/interpretations.md §8)',
+  },
+  // ── one malformed request type: each must give exactly its own finding (docs/interpretations.md §88) ──
+  {
+    mode: 'silent-on-malformed-verify',
+    breaks: ['H4'],
+    description: 'never answers a verify whose request.frames is not an array (no reply, no exit); everything else is served',
+  },
+  {
+    mode: 'exit-on-malformed-verify',
+    breaks: ['H4'],
+    description: 'exits with code 1 (a crash) on a verify whose request.frames is not an array',
+  },
+  {
+    mode: 'malformed-query-error-drops-id',
+    breaks: ['H4'],
+    description: 'answers a query whose max_frames is not a number with an error that drops the query\'s id (other errors keep theirs)',
   },
   {
     mode: 'crash-on-deep-nesting',

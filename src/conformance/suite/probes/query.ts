@@ -23,7 +23,7 @@ function costs(answer: FramesAnswer): number[] {
 // ── budgets ─────────────────────────────────────────────────────────────────────────────────────
 
 export async function queryGenerous(p: ScenarioProbe): Promise<void> {
-  await p.baseline();
+  await p.baselineAsProbe();
 }
 
 export async function queryWithBudget(p: ScenarioProbe, maxFrames: number, maxTokens: number): Promise<void> {
