@@ -373,10 +373,21 @@ export async function queryAnchoredTightTokens(p: ScenarioProbe): Promise<void> 
   }
   const cheapest = Math.min(...frames.map((f) => f.token_cost as number));
   const anchors = [...new Set(frames.map((f) => f.uri as string))];
-  await p.query(
-    probeQuery({ max_frames: GENEROUS.max_frames, max_tokens: cheapest, anchors }),
-    `a query anchored on every frame it served (${anchors.length} uri(s)) with max_tokens ${cheapest}, the cheapest frame's cost`,
-  );
+  const purpose = `a query anchored on every frame it served (${anchors.length} uri(s)) with max_tokens ${cheapest}, the cheapest frame's cost`;
+  const envelope: JsonObject = { type: 'query', query: probeQuery({ max_frames: GENEROUS.max_frames, max_tokens: cheapest, anchors }) };
+  if (p.correlation()) envelope.id = p.nextId();
+  const reply = await p.exchange(envelope, purpose);
+  // B1 bounds the sum (anchored frames included), checked on arrival for a frames reply, however many frames
+  // it carries. It does not require a provider to skip ahead to a frame that fits: zero frames, or error
+  // budget_unsatisfiable from one that packs by rank and stops at the first frame that does not fit, are
+  // both within the budget (docs/interpretations.md §89).
+  if (reply.type === 'frames') return;
+  if (reply.type === 'error' && reply.code === 'budget_unsatisfiable') {
+    p.ledger.witness('B1');
+    p.notes.push(`${purpose}: answered with error "budget_unsatisfiable" — no frame served, so none over the budget (accepted)`);
+    return;
+  }
+  p.ledger.unwitnessedBecause('B1', `${purpose} was answered with ${reply.type === 'error' ? `error ${JSON.stringify(reply.code)}` : `a "${reply.type}" envelope`}, which carries no frames to sum`);
 }
 
 // ── representations (P1–P5, §6.4.1) ─────────────────────────────────────────────────────────────
