@@ -285,8 +285,6 @@ async function judgeNeverValid(p: ScenarioProbe, ids: Identity[], what: string):
   if (!outcome) return;
   for (const id of ids) {
     p.ledger.witness('V3');
-    // a hollow answer is one finding (V2's above), not one more per verdict
-    if (definite.length === 0) continue;
     const status = statusOf(outcome, id);
     if (status === 'valid') {
       p.ledger.add([violation('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid; a verdict vouches only for a frame the provider serves with that digest — expected gone or unknown`)]);
