@@ -226,9 +226,6 @@ export function evaluateMode(
   const errors = ids.filter((i) => i.status === 'unknown-id' || i.status === 'no-scenario');
   const gate = collateralOf(entry, witnesses, index, honest);
   if (gate.allowed.length > 0) base.allowed = gate.allowed;
-  if (errors.length === 0 && gate.problems.length > 0) {
-    return { ...base, verdict: 'error', ids, problem: gate.problems.join('; '), ...(gate.collateral.length > 0 ? { collateral: gate.collateral } : {}) };
-  }
   if (errors.length > 0) {
     return {
       ...base,
@@ -243,7 +240,10 @@ export function evaluateMode(
         .join('; '),
     };
   }
-  return { ...base, verdict: ids.every((i) => i.status === 'caught') ? 'caught' : 'not-caught', ids };
+  const caught = ids.every((i) => i.status === 'caught');
+  if (gate.problems.length === 0) return { ...base, verdict: caught ? 'caught' : 'not-caught', ids };
+  // caught, but not ONLY its own ids: the zero-collateral gate fails the mode (a miss stays a miss, with the collateral named)
+  return { ...base, verdict: caught ? 'error' : 'not-caught', ids, problem: gate.problems.join('; '), ...(gate.collateral.length > 0 ? { collateral: gate.collateral } : {}) };
 }
 
 /**
