@@ -353,8 +353,15 @@ export class ScenarioProbe {
   /** The answer to a generous query (what the target serves), once per scenario. */
   baseline(): Promise<FramesAnswer> {
     this.baselinePromise ??= this.query(probeQuery(GENEROUS), 'the generous baseline query');
-    return this.baselinePromise.catch((err: unknown) => {
-      // what the scenario's check needs, not what it checks: no usable answer is inconclusive (§87)
+    return this.setup(this.baselinePromise);
+  }
+
+  /**
+   * What the scenario's check needs, not what it checks: a failure of `work` (no reply, an error where
+   * frames were needed) makes the scenario inconclusive, not failed (docs/interpretations.md §87).
+   */
+  setup<T>(work: Promise<T>): Promise<T> {
+    return work.catch((err: unknown) => {
       if (err instanceof ConformanceFailure) this.precondition(err.message.slice(`${this.ids.join(', ')}: `.length));
       throw err;
     });

@@ -395,9 +395,12 @@ export async function queryAnchoredTightTokens(p: ScenarioProbe): Promise<void> 
 /** The baseline (no preference ⇒ full) plus one query per advertised non-full representation. */
 export async function queryEveryRepresentation(p: ScenarioProbe): Promise<void> {
   await p.baseline();
+  // the probe of a representation scenario (P1–P5); for the frame checks (F, D, S6) the answers they read
+  const own = p.ids.some((id) => /^P\d$/.test(id));
   for (const rep of p.advertised() ?? []) {
     if (rep === 'full') continue;
-    await p.query(probeQuery({ ...GENEROUS, representation_preferences: [rep] }), `a query preferring the ${rep} representation`);
+    const answer = p.query(probeQuery({ ...GENEROUS, representation_preferences: [rep] }), `a query preferring the ${rep} representation`);
+    await (own ? answer : p.setup(answer));
   }
 }
 
