@@ -9,6 +9,18 @@ import { describe, it } from 'node:test';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
 import { SCRIPTED_PROVIDER, scriptedRunner } from './fixtures/scripted-runs.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
+import { HarnessError, Inconclusive } from '../../src/conformance/suite/index.js';
+
+describe('Inconclusive', () => {
+  it('is a HarnessError named Inconclusive whose message begins "could not observe <IDs>: " (no "harness error" prefix)', () => {
+    const err = new Inconclusive(['F2', 'D1'], 'the generous baseline query: no reply');
+    assert.ok(err instanceof HarnessError);
+    assert.equal(err.name, 'Inconclusive');
+    assert.equal(err.message, 'could not observe F2, D1: the generous baseline query: no reply');
+    assert.deepEqual(err.ids, ['F2', 'D1']);
+    assert.equal(new Inconclusive('V3', 'x').message, 'could not observe V3: x');
+  });
+});
 
 const run = scriptedRunner('iso');
 
