@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
-import { SCRIPTED_PROVIDER, scriptedRunner } from './fixtures/scripted-runs.js';
+import { FAST_TIMEOUTS, SCRIPTED_PROVIDER, scriptedRunner } from './fixtures/scripted-runs.js';
+import { runSuite } from '../../src/conformance/run/run-suite.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 import { HarnessError, Inconclusive } from '../../src/conformance/suite/index.js';
 
@@ -74,5 +75,18 @@ describe('one fault on the shared connection is one finding', () => {
       assert.ok(sc.harness_error!.includes(sc.ids.join(', ')), `${sc.harness_error} names ${sc.ids.join(', ')}`);
     }
     assert.equal(s.harness_errors, after.length);
+  });
+});
+
+describe('a failed precondition is never a violation', () => {
+  it('no reply to the baseline query in an F2 scenario: inconclusive "could not observe F2: …", F2 not failed', { timeout: 120_000 }, async () => {
+    const result = await runSuite({ side: 'provider', reportName: 'iso-precondition', reportsDir: mkdtempSync(join(tmpdir(), 'cgp-iso-pre-')), progress: null, timeouts: FAST_TIMEOUTS, misbehave: 'hang-on-query', tags: '@F2' });
+    const s = result.summary;
+    assert.deepEqual(failedIds(s), []);
+    assert.deepEqual(targetFailures(s), []);
+    const f2 = s.scenarios.filter((sc) => sc.ids.includes('F2'));
+    assert.ok(f2.length > 0);
+    for (const sc of f2) assert.match(sc.harness_error ?? '', /^could not observe F2: the generous baseline query: no reply \(TimeoutError/, sc.name);
+    assert.notEqual(s.ids.find((i) => i.id === 'F2')?.status, 'failed');
   });
 });
