@@ -233,6 +233,7 @@ export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'cross-provider-threshold',
     breaks: ['F10'],
+    collateral: [{ id: 'S6.6-single-provider-threshold', reason: "the same threshold, applied to every provider's raw scores, touches providers other than the one it was set on" }],
     description: `drops every frame whose raw score is below ${CROSS_PROVIDER_THRESHOLD}, whichever provider served it`,
     wrap: crossProviderThreshold,
   },

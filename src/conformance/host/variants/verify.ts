@@ -185,6 +185,7 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'trust-unknown-algorithm',
     breaks: ['F8'],
+    collateral: [{ id: 'S6.5.4-distinct-verdicts', reason: 'the frame it calls attested is the one it must report uncheckable, distinct from attested and unattested' }],
     description: 'treats a frame whose attestation it cannot check (unrecognised algorithm) as attested',
     wrap: (honest) =>
       mapFanOut(honest, (r) => {
