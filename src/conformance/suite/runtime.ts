@@ -115,7 +115,11 @@ export class SuiteRuntime {
     this.replaceIfLost();
     if (this.unrecoverable !== undefined) return Promise.reject(new Inconclusive(who?.ids ?? ['this scenario'], this.unrecoverable));
     this.sharedPromise ??= this.openShared(undefined);
-    return this.sharedPromise;
+    if (!who) return this.sharedPromise;
+    // a replacement that could not be opened names the scenario that asked for it
+    return this.sharedPromise.catch((err: unknown) => {
+      throw err instanceof Inconclusive ? new Inconclusive(who.ids, err.reason, { cause: err }) : err;
+    });
   }
 
   /** Why no scenario can be run any more (the shared connection was lost and could not be replaced), if so. */
