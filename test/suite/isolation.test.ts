@@ -59,6 +59,15 @@ describe('one fault on the shared connection is one finding', () => {
     });
   }
 
+  it('a defect seen after the fault is not masked: H4 for the fault, F1 for a score of 1.5, each once, nothing else', { timeout: 120_000 }, async () => {
+    const result = await run('silent-malformed-verify-bad-score', TAGS);
+    const s = result.summary;
+    assert.deepEqual(failedIds(s), ['F1', 'H4'], JSON.stringify(targetFailures(s)));
+    assert.equal(s.harness_errors, 0);
+    const f1 = targetFailures(s).filter((f) => /F1 violated/.test(f));
+    assert.ok(f1.length >= 1 && f1.every((f) => /score 1\.5/.test(f)), f1.join('\n'));
+  });
+
   it('a lost connection that cannot be replaced: every later scenario is inconclusive, naming both causes, none failed', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cgp-iso-starts-'));
     const result = await run('exit-malformed-verify-once', TAGS, {
