@@ -8,6 +8,7 @@ import {
   closeRuntime,
   HARNESS_ERROR_MEDIA_TYPE,
   HarnessError,
+  Inconclusive,
   needsAck,
   needsOf,
   runtimeFor,
@@ -42,7 +43,7 @@ Before({ tags: '@provider', name: 'provider scenario setup' }, async function (t
     let ack;
     if (needsAck(needs)) {
       try {
-        ack = await withBackstop(runtime.sharedAck(), stepBackstopMs(runtime.config.timeouts), 'the shared handshake');
+        ack = await withBackstop(runtime.sharedAck({ name: pickle.name, ids: this.probe.ids }), stepBackstopMs(runtime.config.timeouts), 'the shared handshake');
       } catch (err) {
         if (err instanceof HarnessError) throw err;
         ack = undefined; // the target could not be reached: the scenario runs and fails on it
@@ -53,6 +54,9 @@ Before({ tags: '@provider', name: 'provider scenario setup' }, async function (t
       this.attach(JSON.stringify({ not_applicable: verdict.reason }), APPLICABILITY_MEDIA_TYPE);
       return 'skipped';
     }
+    // the shared connection was lost and could not be replaced: nothing after it can be observed (§88)
+    const lost = runtime.lostForGood;
+    if (lost !== undefined) throw new Inconclusive(this.probe.ids, lost);
   } catch (err) {
     const harness = err instanceof HarnessError ? err : new HarnessError(describeError(err), { cause: err });
     this.attach(JSON.stringify({ harness_error: harness.message }), HARNESS_ERROR_MEDIA_TYPE);

@@ -150,15 +150,17 @@ export async function suiteVsHostile(shapes: readonly string[], opts: { tags?: s
     if (opts.tags) args.push('--tags', opts.tags);
     args.push('--', process.execPath, HOSTILE_PROVIDER, shape, pidDir);
     const r = await run(process.execPath, args, opts.boundMs ?? 900_000);
-    let json: { exit_code: number; harness_errors: unknown; scenarios: { status: string; message?: string; name: string }[] };
+    let json: { exit_code: number; harness_errors: unknown; scenarios: { status: string; message?: string; name: string; harness_error?: string }[] };
     try {
       json = JSON.parse(r.stdout) as typeof json;
     } catch {
       result.problems.push(`${shape}: the suite did not end with a JSON report (exit ${r.code}${r.killed ? ', killed at the bound' : ''}): ${r.stderr.slice(-400)}`);
       continue;
     }
-    const harnessErrors = Array.isArray(json.harness_errors) ? json.harness_errors.length : Number(json.harness_errors) || 0;
-    const failed = json.scenarios.filter((s) => s.status === 'failed');
+    // inconclusive (a failed precondition, docs/interpretations.md §87) is neither a harness error nor a failure
+    const inconclusive = json.scenarios.filter((s) => /^could not observe /.test(s.harness_error ?? ''));
+    const harnessErrors = (Array.isArray(json.harness_errors) ? json.harness_errors.length : Number(json.harness_errors) || 0) - inconclusive.length;
+    const failed = json.scenarios.filter((s) => s.status === 'failed' && !inconclusive.includes(s));
     const unnamed = failed.filter((s) => !NAMED.test(s.message ?? '')).map((s) => `${s.name}: ${String(s.message).slice(0, 160)}`);
     const odd = json.scenarios.filter((s) => ['undefined', 'pending', 'ambiguous'].includes(s.status));
     result.scenarios += json.scenarios.length;

@@ -154,163 +154,188 @@ function isPayloadBearing(envelope: JsonObject): boolean {
   return REQUEST_PAYLOAD_MEMBERS.some((m) => typeof envelope[m] === 'object' && envelope[m] !== null);
 }
 
-export function createProvider(opts: ProviderOptions = {}): Provider {
-  const mode = opts.misbehave;
-  if (mode !== undefined && !isMisbehaviourMode(mode)) throw new UnknownMisbehaviourError(mode);
-  const hooks: Hooks = mode === undefined ? (opts.hooks ?? {}) : MISBEHAVIOUR_HOOKS[mode];
-  const stages: Stages = { ...HONEST_STAGES, ...hooks.stages };
+/** What every answer of one provider instance reads: its hooks, stages, corpus, signing and ack. */
+interface Setup {
+  readonly hooks: Hooks;
+  readonly stages: Stages;
+  readonly corpus: Corpus;
+  readonly signing: ProviderSigning;
+  readonly ack: AckEnvelope;
+  readonly advertised: readonly string[];
+  readonly state: Map<string, unknown>;
+}
+
+/** One connection's session state (stdio: one process). */
+interface Session {
+  readonly requireHandshake: boolean;
+  handshaken: boolean;
+}
+
+function setUp(opts: ProviderOptions, mode: string | undefined): Setup {
+  const hooks: Hooks = mode === undefined ? (opts.hooks ?? {}) : MISBEHAVIOUR_HOOKS[mode as keyof typeof MISBEHAVIOUR_HOOKS];
   const corpus = opts.corpus ?? loadCorpus(opts.root);
   const signing = providerSigning(corpus);
   const base = honestAck(corpus, signing);
   if (opts.inProcess) base.capabilities.representations = [...(base.capabilities.representations ?? ['full']), 'reference'];
   const ack = hooks.ack ? hooks.ack(base) : base;
-  const advertised = ack.capabilities.representations ?? ['full'];
-  const state = new Map<string, unknown>();
+  return { hooks, stages: { ...HONEST_STAGES, ...hooks.stages }, corpus, signing, ack, advertised: ack.capabilities.representations ?? ['full'], state: new Map() };
+}
+
+/** H1/H3: a handshake_ack in the family, incompatible_version outside it. */
+function answerHandshake(setup: Setup, ctx: HookContext): Answer {
+  const env = ctx.request!;
+  const id = correlationIdOf(env);
+  const version = env.protocol_version;
+  if (typeof version !== 'string') {
+    return reply(errorEnvelope('bad_request', 'handshake carries no protocol_version string', id));
+  }
+  if (majorFamily(version) !== majorFamily(PROTOCOL_VERSION)) {
+    return reply(
+      errorEnvelope(
+        'incompatible_version',
+        `host speaks ${version}; this provider speaks ${PROTOCOL_VERSION} (family ${majorFamily(PROTOCOL_VERSION)}) (H3)`,
+        id,
+      ),
+    );
+  }
+  if (!versionsCompatible(version, PROTOCOL_VERSION)) {
+    return reply(errorEnvelope('bad_request', `protocol_version ${JSON.stringify(version)} is not a version string`, id));
+  }
+  return reply(structuredClone(setup.ack));
+}
+
+/** The query pipeline: parse → embedding → representation → kinds → as_of → rank/render → budget → sign. */
+function answerQuery(setup: Setup, ctx: HookContext): Answer {
+  const { hooks, stages } = setup;
+  const id = correlationIdOf(ctx.request);
+  const fail = (code: string, message: string): Answer => reply(errorEnvelope(code, message, id));
+  const parsed = parseQuery(ctx.request!.query);
+  if (!parsed.ok) return fail(parsed.code, parsed.message);
+  const checked = stages.checkEmbedding(hooks.query ? hooks.query(parsed.value, ctx) : parsed.value);
+  if (!checked.ok) return fail(checked.code, checked.message);
+  const q = checked.value;
+  const representation = stages.chooseRepresentation(q.representation_preferences, [...setup.advertised]);
+  if (!representation.ok) return fail(representation.code, representation.message);
+  const byKind = stages.filterKinds(setup.corpus.frames, q.kinds);
+  if (!byKind.ok) return fail(byKind.code, byKind.message);
+  const eligible = stages.filterTime(byKind.value, q.as_of);
+  const rendered = stages.rank(eligible, q).map((s) => renderFrame(s, representation.value, stages.contentDigest));
+  const { selected, dropped } = stages.budget(rendered, q);
+  if (rendered.length > 0 && selected.length === 0) {
+    const cheapest = Math.min(...rendered.map((f) => f.token_cost));
+    return fail(
+      'budget_unsatisfiable',
+      `no frame fits max_frames ${q.max_frames} / max_tokens ${q.max_tokens} (cheapest eligible frame costs ${cheapest})`,
+    );
+  }
+  const qctx: QueryContext = { ...ctx, query: q };
+  const frames = hooks.frames ? hooks.frames(selected, qctx) : selected;
+  let result: WireResult = { frames, truncated: dropped > 0 };
+  if (dropped > 0) result.dropped_estimate = dropped;
+  if (hooks.result) result = hooks.result(result, qctx);
+  // F12: sign exactly what is returned, after truncation and every rewrite of the frames.
+  result = signResult(result, setup.signing);
+  if (hooks.attest) result = hooks.attest(result, { ...qctx, candidates: rendered, signing: setup.signing });
+  return reply(id === undefined ? { type: 'frames', result } : { type: 'frames', id, result });
+}
+
+/** V3/V4: the verdict for one identity. */
+function verdictFor(setup: Setup, identity: WireFrameId): WireVerdict {
+  const frame: WireFrameId = { provider_id: identity.provider_id, frame_id: identity.frame_id };
+  if (identity.content_digest !== undefined) frame.content_digest = identity.content_digest;
+  if (identity.provider_id !== PROVIDER_NAME) return { frame, status: 'unknown' };
+  const current = setup.corpus.frames.find((f) => f.spec.id === identity.frame_id);
+  if (!current) return { frame, status: RETIRED_FRAME_IDS.includes(identity.frame_id) ? 'gone' : 'unknown' };
+  if (typeof identity.content_digest !== 'string') return { frame, status: 'unknown' };
+  const digests = [setup.stages.contentDigest(current, 'full'), setup.stages.contentDigest(current, 'compact')];
+  if (digests.includes(identity.content_digest)) return { frame, status: 'valid' };
+  return { frame, status: 'stale', replacement_digest: digests[0]! };
+}
+
+/** V2: a verify gets a verified reply (a malformed one gets bad_request). */
+function answerVerify(setup: Setup, ctx: HookContext): Answer {
+  const id = correlationIdOf(ctx.request);
+  const request = ctx.request!.request;
+  const identities = isJsonObject(request) ? request.frames : undefined;
+  if (!Array.isArray(identities)) {
+    return reply(errorEnvelope('bad_request', 'verify carries no request.frames array', id));
+  }
+  const parsed: WireFrameId[] = [];
+  for (const [i, raw] of identities.entries()) {
+    if (!isJsonObject(raw) || typeof raw.provider_id !== 'string' || typeof raw.frame_id !== 'string') {
+      return reply(errorEnvelope('bad_request', `request.frames[${i}] is not a frame identity`, id));
+    }
+    const digest = raw.content_digest;
+    if (digest !== undefined && digest !== null && typeof digest !== 'string') {
+      return reply(errorEnvelope('bad_request', `request.frames[${i}].content_digest is not a string`, id));
+    }
+    const identity: WireFrameId = { provider_id: raw.provider_id, frame_id: raw.frame_id };
+    if (digest !== undefined) identity.content_digest = digest;
+    parsed.push(identity);
+  }
+  let verdicts = parsed.map((v) => verdictFor(setup, v));
+  if (setup.hooks.verdicts) verdicts = setup.hooks.verdicts(verdicts, ctx);
+  const response = { verdicts };
+  return reply(id === undefined ? { type: 'verified', response } : { type: 'verified', id, response });
+}
+
+/** S2.1: an unknown notification is ignored; an unknown request is answered bad_request. */
+function answerUnknownType(envelope: RawEnvelope): Answer {
+  if (INBOUND_IGNORED.has(envelope.type) || !isPayloadBearing(envelope)) return ignore();
+  return reply(
+    errorEnvelope('bad_request', `envelope type ${JSON.stringify(envelope.type)} is not implemented by this provider (S2.1)`, correlationIdOf(envelope)),
+  );
+}
+
+/** Decode one input and answer it, through the mode's hooks at each fixed point. */
+function dispatch(setup: Setup, session: Session, input: string | Error | object): { answer: Answer; ctx: HookContext } {
+  const { hooks, corpus, ack, state } = setup;
+  const decoded = decode(input);
+  if (!decoded.ok) {
+    const ctx: HookContext = { corpus, ack, state, request: undefined };
+    const honest = reply(errorEnvelope('bad_request', `not a CGP envelope (${decoded.reason}) (R1)`, decoded.id));
+    return { answer: hooks.garbage ? hooks.garbage(honest, ctx) : honest, ctx };
+  }
+  const envelope = decoded.envelope;
+  const ctx: HookContext = { corpus, ack, state, request: envelope };
+  const early = hooks.inbound?.(envelope, ctx);
+  if (early) return { answer: early, ctx };
+  if (session.requireHandshake && !session.handshaken && (envelope.type === 'query' || envelope.type === 'verify')) {
+    // S3-handshake-first: no query payload moves before the handshake exchange completes.
+    const refusal = `${envelope.type} before a completed handshake: no payload moves before the handshake (S3)`;
+    return { answer: reply(errorEnvelope('bad_request', refusal, correlationIdOf(envelope))), ctx };
+  }
+  switch (envelope.type) {
+    case 'handshake': {
+      const honest = answerHandshake(setup, ctx);
+      const answer = hooks.handshake ? hooks.handshake(honest, ctx) : honest;
+      if (answer.envelopes.some((e) => (e as { type?: unknown }).type === 'handshake_ack')) session.handshaken = true;
+      return { answer, ctx };
+    }
+    case 'query':
+      return { answer: hooks.beforeQuery?.(ctx) ?? answerQuery(setup, ctx), ctx };
+    case 'verify': {
+      const honest = answerVerify(setup, ctx);
+      return { answer: hooks.verify ? hooks.verify(honest, ctx) : honest, ctx };
+    }
+    case 'shutdown': {
+      const honest: Answer = { envelopes: [], action: { kind: 'exit', code: 0 } };
+      return { answer: hooks.shutdown ? hooks.shutdown(honest, ctx) : honest, ctx };
+    }
+    default: {
+      const honest = answerUnknownType(envelope);
+      return { answer: hooks.unknownType && !INBOUND_IGNORED.has(envelope.type) ? hooks.unknownType(honest, ctx) : honest, ctx };
+    }
+  }
+}
+
+export function createProvider(opts: ProviderOptions = {}): Provider {
+  const mode = opts.misbehave;
+  if (mode !== undefined && !isMisbehaviourMode(mode)) throw new UnknownMisbehaviourError(mode);
+  const setup = setUp(opts, mode);
+  const { hooks, corpus, ack, state } = setup;
   const encode = hooks.encode ?? ((env: OutEnvelope) => JSON.stringify(env));
-  let handshaken = false;
-
-  function handshake(ctx: HookContext): Answer {
-    const env = ctx.request!;
-    const id = correlationIdOf(env);
-    const version = env.protocol_version;
-    if (typeof version !== 'string') {
-      return reply(errorEnvelope('bad_request', 'handshake carries no protocol_version string', id));
-    }
-    if (majorFamily(version) !== majorFamily(PROTOCOL_VERSION)) {
-      return reply(
-        errorEnvelope(
-          'incompatible_version',
-          `host speaks ${version}; this provider speaks ${PROTOCOL_VERSION} (family ${majorFamily(PROTOCOL_VERSION)}) (H3)`,
-          id,
-        ),
-      );
-    }
-    if (!versionsCompatible(version, PROTOCOL_VERSION)) {
-      return reply(errorEnvelope('bad_request', `protocol_version ${JSON.stringify(version)} is not a version string`, id));
-    }
-    return reply(structuredClone(ack));
-  }
-
-  function query(ctx: HookContext): Answer {
-    const id = correlationIdOf(ctx.request);
-    const fail = (code: string, message: string): Answer => reply(errorEnvelope(code, message, id));
-    const parsed = parseQuery(ctx.request!.query);
-    if (!parsed.ok) return fail(parsed.code, parsed.message);
-    const checked = stages.checkEmbedding(hooks.query ? hooks.query(parsed.value, ctx) : parsed.value);
-    if (!checked.ok) return fail(checked.code, checked.message);
-    const q = checked.value;
-    const representation = stages.chooseRepresentation(q.representation_preferences, advertised);
-    if (!representation.ok) return fail(representation.code, representation.message);
-    const byKind = stages.filterKinds(corpus.frames, q.kinds);
-    if (!byKind.ok) return fail(byKind.code, byKind.message);
-    const eligible = stages.filterTime(byKind.value, q.as_of);
-    const rendered = stages.rank(eligible, q).map((s) => renderFrame(s, representation.value, stages.contentDigest));
-    const { selected, dropped } = stages.budget(rendered, q);
-    if (rendered.length > 0 && selected.length === 0) {
-      const cheapest = Math.min(...rendered.map((f) => f.token_cost));
-      return fail(
-        'budget_unsatisfiable',
-        `no frame fits max_frames ${q.max_frames} / max_tokens ${q.max_tokens} (cheapest eligible frame costs ${cheapest})`,
-      );
-    }
-    const qctx: QueryContext = { ...ctx, query: q };
-    const frames = hooks.frames ? hooks.frames(selected, qctx) : selected;
-    let result: WireResult = { frames, truncated: dropped > 0 };
-    if (dropped > 0) result.dropped_estimate = dropped;
-    if (hooks.result) result = hooks.result(result, qctx);
-    // F12: sign exactly what is returned, after truncation and every rewrite of the frames.
-    result = signResult(result, signing);
-    if (hooks.attest) result = hooks.attest(result, { ...qctx, candidates: rendered, signing });
-    return reply(id === undefined ? { type: 'frames', result } : { type: 'frames', id, result });
-  }
-
-  function verdictFor(identity: WireFrameId): WireVerdict {
-    const frame: WireFrameId = { provider_id: identity.provider_id, frame_id: identity.frame_id };
-    if (identity.content_digest !== undefined) frame.content_digest = identity.content_digest;
-    if (identity.provider_id !== PROVIDER_NAME) return { frame, status: 'unknown' };
-    const current = corpus.frames.find((f) => f.spec.id === identity.frame_id);
-    if (!current) return { frame, status: RETIRED_FRAME_IDS.includes(identity.frame_id) ? 'gone' : 'unknown' };
-    if (typeof identity.content_digest !== 'string') return { frame, status: 'unknown' };
-    const digests = [stages.contentDigest(current, 'full'), stages.contentDigest(current, 'compact')];
-    if (digests.includes(identity.content_digest)) return { frame, status: 'valid' };
-    return { frame, status: 'stale', replacement_digest: digests[0]! };
-  }
-
-  function verify(ctx: HookContext): Answer {
-    const id = correlationIdOf(ctx.request);
-    const request = ctx.request!.request;
-    const identities = isJsonObject(request) ? request.frames : undefined;
-    if (!Array.isArray(identities)) {
-      return reply(errorEnvelope('bad_request', 'verify carries no request.frames array', id));
-    }
-    const parsed: WireFrameId[] = [];
-    for (const [i, raw] of identities.entries()) {
-      if (!isJsonObject(raw) || typeof raw.provider_id !== 'string' || typeof raw.frame_id !== 'string') {
-        return reply(errorEnvelope('bad_request', `request.frames[${i}] is not a frame identity`, id));
-      }
-      const digest = raw.content_digest;
-      if (digest !== undefined && digest !== null && typeof digest !== 'string') {
-        return reply(errorEnvelope('bad_request', `request.frames[${i}].content_digest is not a string`, id));
-      }
-      const identity: WireFrameId = { provider_id: raw.provider_id, frame_id: raw.frame_id };
-      if (digest !== undefined) identity.content_digest = digest;
-      parsed.push(identity);
-    }
-    let verdicts = parsed.map(verdictFor);
-    if (hooks.verdicts) verdicts = hooks.verdicts(verdicts, ctx);
-    const response = { verdicts };
-    return reply(id === undefined ? { type: 'verified', response } : { type: 'verified', id, response });
-  }
-
-  function dispatch(input: string | Error | object): { answer: Answer; ctx: HookContext } {
-    const decoded = decode(input);
-    if (!decoded.ok) {
-      const ctx: HookContext = { corpus, ack, state, request: undefined };
-      const honest = reply(errorEnvelope('bad_request', `not a CGP envelope (${decoded.reason}) (R1)`, decoded.id));
-      return { answer: hooks.garbage ? hooks.garbage(honest, ctx) : honest, ctx };
-    }
-    const envelope = decoded.envelope;
-    const ctx: HookContext = { corpus, ack, state, request: envelope };
-    const early = hooks.inbound?.(envelope, ctx);
-    if (early) return { answer: early, ctx };
-    if (opts.requireHandshake && !handshaken && (envelope.type === 'query' || envelope.type === 'verify')) {
-      // S3-handshake-first: no query payload moves before the handshake exchange completes.
-      const refusal = `${envelope.type} before a completed handshake: no payload moves before the handshake (S3)`;
-      return { answer: reply(errorEnvelope('bad_request', refusal, correlationIdOf(envelope))), ctx };
-    }
-    switch (envelope.type) {
-      case 'handshake': {
-        const honest = handshake(ctx);
-        const answer = hooks.handshake ? hooks.handshake(honest, ctx) : honest;
-        if (answer.envelopes.some((e) => (e as { type?: unknown }).type === 'handshake_ack')) handshaken = true;
-        return { answer, ctx };
-      }
-      case 'query':
-        return { answer: hooks.beforeQuery?.(ctx) ?? query(ctx), ctx };
-      case 'verify': {
-        const honest = verify(ctx);
-        return { answer: hooks.verify ? hooks.verify(honest, ctx) : honest, ctx };
-      }
-      case 'shutdown': {
-        const honest: Answer = { envelopes: [], action: { kind: 'exit', code: 0 } };
-        return { answer: hooks.shutdown ? hooks.shutdown(honest, ctx) : honest, ctx };
-      }
-      default: {
-        if (INBOUND_IGNORED.has(envelope.type)) return { answer: ignore(), ctx };
-        const honest = isPayloadBearing(envelope)
-          ? reply(
-              errorEnvelope(
-                'bad_request',
-                `envelope type ${JSON.stringify(envelope.type)} is not implemented by this provider (S2.1)`,
-                correlationIdOf(envelope),
-              ),
-            )
-          : ignore();
-        return { answer: hooks.unknownType ? hooks.unknownType(honest, ctx) : honest, ctx };
-      }
-    }
-  }
-
+  const session: Session = { requireHandshake: opts.requireHandshake === true, handshaken: false };
   return {
     name: PROVIDER_NAME,
     mode,
@@ -320,7 +345,7 @@ export function createProvider(opts: ProviderOptions = {}): Provider {
       let answer: Answer;
       let ctx: HookContext;
       try {
-        ({ answer, ctx } = dispatch(input));
+        ({ answer, ctx } = dispatch(setup, session, input));
       } catch (err) {
         // R1: a fault of ours is an `internal` error reply, never a crash.
         ctx = { corpus, ack, state, request: undefined };

@@ -22,6 +22,11 @@ export interface Misbehaviour {
   unbacked?: string;
   /** Ids whose scenarios the red team also runs for this mode: the defect shows only in their replies. */
   alsoRuns?: readonly string[];
+  /**
+   * Zero-collateral allow-list: ids other than `breaks` the mode's run may fail or warn, each with the reason
+   * the one defect really violates it too. The red team fails on any other id a mode makes fail or warn.
+   */
+  collateral?: ReadonlyArray<{ id: string; reason: string }>;
   /** What the provider does wrong, and where it shows. */
   description: string;
 }
@@ -31,6 +36,9 @@ export const MISBEHAVIOURS = [
   {
     mode: 'single-digit-minor',
     breaks: ['H1'],
+    collateral: [
+      { id: 'S3.1-compare-families', reason: "the same refusal of contextgraph/1.10: S3.1's warning names its likely cause (the version compared as a string, not by family)" },
+    ],
     description: 'refuses a contextgraph/1.10 handshake with incompatible_version (reads the minor as one digit; §3.1 minor = 1*DIGIT)',
   },
   {
@@ -93,6 +101,9 @@ export const MISBEHAVIOURS = [
   {
     mode: 'malformed-namespaced-scope',
     breaks: ['U3'],
+    collateral: [
+      { id: 'S4.1-egress-scopes', reason: 'the one malformed scope "acme:" is also outside §4.1\'s scope vocabulary (not a vendor:name), which that rule warns on' },
+    ],
     description:
       'declares egress true with the egress scope "acme:" — a namespaced name with an empty side (U3 requires vendor:name, ' +
       'non-empty on both sides; an unprefixed unknown scope is only a warning, see docs/interpretations.md §13)',
@@ -143,6 +154,9 @@ export const MISBEHAVIOURS = [
     mode: 'anchored-over-budget',
     breaks: ['B4'],
     alsoRuns: ['G4'],
+    collateral: [
+      { id: 'G4', reason: "the frames appended past max_frames come after unanchored ones, so the same extra frames also break G4's anchored-first ranking" },
+    ],
     description: 'ignores max_frames when the query carries anchors (every frame twice); only the anchored G4 probes see it, B4 is credited there',
   },
   {
@@ -194,6 +208,9 @@ export const MISBEHAVIOURS = [
   {
     mode: 'malformed-digest',
     breaks: ['D1', 'F5'],
+    collateral: [
+      { id: 'S6.2-digested-bytes', reason: 'a provenance digest "sha256:abc" cannot be the sha256 of the bytes it addresses' },
+    ],
     description: 'every frame has content_digest and provenance digest "sha256:abc" (verify vouches for it)',
   },
   {
@@ -222,6 +239,11 @@ export const MISBEHAVIOURS = [
   {
     mode: 'lying-representation',
     breaks: ['P3'],
+    collateral: [
+      { id: 'P4', reason: 'a frame labelled reference declares a token_cost other than 0' },
+      { id: 'P5', reason: 'reference is not among the representations the ack advertises' },
+      { id: 'S6.4.1-no-reference-over-transport', reason: 'a reference frame is served over a transport, where reference is not allowed' },
+    ],
     description: 'first frame declares representation "reference" but still carries content and content_digest',
   },
   {
@@ -263,11 +285,17 @@ export const MISBEHAVIOURS = [
   {
     mode: 'lying-costs',
     breaks: ['B1', 'B3'],
+    collateral: [
+      { id: 'P4', reason: 'on a compact answer the false token_cost is also not the cost of the inline rendering P4 names' },
+    ],
     description: 'declares token_cost 99999 on every frame',
   },
   {
     mode: 'under-report-cost',
     breaks: ['B3'],
+    collateral: [
+      { id: 'P4', reason: 'on a compact answer the false token_cost is also not the cost of the inline rendering P4 names' },
+    ],
     description: 'declares token_cost 1 on every frame (the sum stays within max_tokens)',
   },
   {
@@ -421,6 +449,9 @@ export const MISBEHAVIOURS = [
   {
     mode: 'root-over-candidates',
     breaks: ['F12'],
+    collateral: [
+      { id: 'F13', reason: 'a root over frames the answer does not carry makes the inclusion proofs of the frames it does carry fail against it (a wrong commitment also breaks the Merkle root)' },
+    ],
     description:
       'result_attestation and the inclusion proofs are computed over every eligible candidate before budget truncation, so a truncated ' +
       "answer's root covers frames it does not carry (untruncated answers are unaffected)",
@@ -481,7 +512,9 @@ export const MISBEHAVIOURS = [
   },
   {
     mode: 'hang-on-query',
-    breaks: ['B1', 'B3', 'B4'],
+    // not B3: a query never answered carries no token_cost to get wrong (the B3 scenarios, whose checks need
+    // an answer, are inconclusive — docs/interpretations.md §87)
+    breaks: ['B1', 'B4'],
     description: 'never answers a query (no reply, no exit); handshake, verify and shutdown still work, so every query scenario times out',
   },
   {
@@ -504,6 +537,22 @@ export const MISBEHAVIOURS = [
     breaks: ['R1'],
     description: 'replies bad_request to a malformed line, then answers nothing but shutdown (docs/interpretations.md §8)',
   },
+  // ── one malformed request type: each must give exactly its own finding (docs/interpretations.md §88) ──
+  {
+    mode: 'silent-on-malformed-verify',
+    breaks: ['H4'],
+    description: 'never answers a verify whose request.frames is not an array (no reply, no exit); everything else is served',
+  },
+  {
+    mode: 'exit-on-malformed-verify',
+    breaks: ['H4'],
+    description: 'exits with code 1 (a crash) on a verify whose request.frames is not an array',
+  },
+  {
+    mode: 'malformed-query-error-drops-id',
+    breaks: ['H4'],
+    description: 'answers a query whose max_frames is not a number with an error that drops the query\'s id (other errors keep theirs)',
+  },
   {
     mode: 'crash-on-deep-nesting',
     breaks: ['R1'],
@@ -522,11 +571,17 @@ export const MISBEHAVIOURS = [
   {
     mode: 'reject-unknown-members',
     breaks: ['U1'],
+    collateral: [
+      { id: 'S13-interop-validator', reason: 'rejecting an envelope for an unknown member is exactly what the interop-validator rule forbids (U1 restated for validators)' },
+    ],
     description: 'answers error bad_request to any envelope or query carrying a member it does not recognise',
   },
   {
     mode: 'reply-to-unknown-notification',
     breaks: ['S2.1-unknown-type'],
+    collateral: [
+      { id: 'S3.2-notification', reason: 'the same reply: a notification gets no reply (S3.2), and an unknown type is ignored (S2.1)' },
+    ],
     description: 'answers an unrecognised notification (unknown type, no id) with error bad_request instead of ignoring it',
   },
   {

@@ -207,6 +207,21 @@ export class StdioConnection {
     return this.stalledSince !== null;
   }
 
+  /**
+   * Why this connection can carry no more exchanges, or undefined while it can: a read timed out on it (later
+   * reads fail fast), the process exited, its output ended, or its input broke (a write failed).
+   */
+  get lost(): string | undefined {
+    if (this.stalledSince !== null) return 'a read on it timed out';
+    if (this.exitInfo !== null) {
+      const e = this.exitInfo;
+      return `the process exited (${e.exitCode != null ? `exit code ${e.exitCode}` : `signal ${e.signal ?? 'unknown'}`})`;
+    }
+    if (this.stdoutEnded || this.terminal !== null) return `its output ended${this.terminal ? ` (${this.terminal.message})` : ''}`;
+    if (this.stdinError !== null) return `its input broke (${this.stdinError.message})`;
+    return undefined;
+  }
+
   /** Inbound envelopes/errors received but not yet read (bounded: the child's stdout is paused past a high-water mark). */
   get queued(): number {
     return this.inbox.length;

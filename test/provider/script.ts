@@ -121,6 +121,8 @@ export const STEPS: readonly Step[] = [
   },
   // a malformed verify carrying an id: the error echoes it
   { name: 'verify-malformed', input: { type: 'verify', id: 'v-malformed', request: { frames: 'not a list' } } },
+  // a malformed query carrying an id: the error echoes it too
+  { name: 'query-malformed', input: { type: 'query', id: 'q-malformed', query: { goal: 'malformed on purpose', max_frames: 'many', max_tokens: 100 } } },
   { name: 'garbage', input: 'this is not valid json {{{' },
   { name: 'after-garbage', input: queryEnvelope('q-after-garbage') },
   { name: 'unknown-request', input: { type: 'subscribe', id: 's-1', request: { topic: 'frames' } } },
@@ -242,7 +244,10 @@ export function violations(t: Transcript): Map<string, string[]> {
   for (const step of STEPS) {
     const id = stepInput(step.name).id;
     if (id === undefined) continue;
-    for (const env of t.get(step.name)?.envelopes ?? []) {
+    const reply = t.get(step.name);
+    // a request carrying an id that gets no reply at all (silence, or an exit) has no id echoed either
+    if (reply && ['query', 'verify'].includes(String(stepInput(step.name).type)) && reply.envelopes.length === 0) add('H4', `${step.name}: no reply to a request carrying id ${String(id)}`);
+    for (const env of reply?.envelopes ?? []) {
       if ((env.type === 'frames' || env.type === 'error') && env.id !== id) add('H4', `${step.name}: id ${String(env.id)} ≠ ${String(id)}`);
       if (env.type === 'verified' && env.id !== undefined && env.id !== id) add('H4', `${step.name}: verified id ${String(env.id)}`);
     }

@@ -1,7 +1,7 @@
 // False verdicts seen on implementations nobody here wrote , each reproduced with a scripted peer
 // (test/suite/fixtures/scripted-provider.ts: the bundled provider plus one quirk) before it was fixed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -103,34 +103,24 @@ describe('sensitivity: a finding counts for its id wherever it is observed', () 
   });
 });
 
-describe('a stalled target: named timeouts, then fail fast', () => {
-  it('the timeout names the outstanding request, the time waited and the bytes received; later scenarios fail within 100 ms naming the scenario that stalled', { timeout: 120_000 }, async () => {
+describe('a stalled target: a named timeout, then a new connection (docs/interpretations.md §88)', () => {
+  it('the timeout names the outstanding request, the time waited and the bytes received; the next scenario is judged on a new shared connection, not failed fast', { timeout: 120_000 }, async () => {
     const result = await run('stall-partial', '@B1 or @B4 or @F1 or @F2 or @F3 or @H4 or @U1 or @D1', { timeouts: { handshakeMs: 6_000, requestMs: 1_500, shutdownGraceMs: 1_000 } });
-    const failed = result.summary.scenarios.filter((s) => s.status === 'failed');
-    assert.ok(failed.length >= 3, `${failed.length} failed`);
+    const failed = result.summary.scenarios.filter((s) => s.status === 'failed' && s.harness_error === undefined);
     const first = failed.find((s) => /timed out after 1500 ms/.test(s.message ?? ''));
     assert.ok(first, failed.map((s) => s.message).join('\n'));
     assert.match(first.message!, /outstanding: query/);
     assert.match(first.message!, /sent \d+ ms ago/);
     assert.match(first.message!, /the last 98 with no newline/);
-    const fast = failed.filter((s) => /target unresponsive since scenario "/.test(s.message ?? ''));
-    assert.ok(fast.length >= 2, failed.map((s) => s.message).join('\n'));
-    for (const s of fast) assert.ok(s.message!.includes(`since scenario "${first.name}"`), s.message);
-    // durations from the cucumber messages: every fail-fast scenario ends within 100 ms
-    const messages = readFileSync(result.messagesPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    const ts = (t: { seconds: number; nanos: number }) => t.seconds * 1000 + t.nanos / 1e6;
-    const pickles = new Map(messages.filter((m) => m.pickle).map((m) => [m.pickle.id, m.pickle.name]));
-    const cases = new Map(messages.filter((m) => m.testCase).map((m) => [m.testCase.id, pickles.get(m.testCase.pickleId)]));
-    const started = new Map(messages.filter((m) => m.testCaseStarted).map((m) => [m.testCaseStarted.id, { name: cases.get(m.testCaseStarted.testCaseId), at: ts(m.testCaseStarted.timestamp) }]));
-    const fastNames = new Set(fast.map((s) => s.name));
-    let measured = 0;
-    for (const m of messages.filter((x) => x.testCaseFinished)) {
-      const s = started.get(m.testCaseFinished.testCaseStartedId);
-      if (!s || !fastNames.has(s.name)) continue;
-      measured++;
-      const ms = ts(m.testCaseFinished.timestamp) - s.at;
-      assert.ok(ms <= 100, `${s.name} took ${ms.toFixed(1)} ms after the stall`);
-    }
-    assert.equal(measured, fast.length);
+    // no cascade: no scenario fails for a stall it did not meet
+    for (const s of result.summary.scenarios) assert.doesNotMatch(s.message ?? '', /target unresponsive since scenario/, s.name);
+    // each stall is met, and reported, by the scenario whose own exchange timed out (every process of this peer
+    // stalls after its 4th reply); the scenario after one gets a new, handshaken shared connection
+    for (const s of failed) assert.match(s.message ?? '', /timed out after 1500 ms/, s.name);
+    const at = result.summary.scenarios.indexOf(first);
+    const next = result.summary.scenarios[at + 1];
+    assert.ok(next, 'a scenario runs after the stall');
+    assert.ok(next.notes?.some((n) => /a new shared connection was opened and handshaken for this scenario: a read on it timed out in scenario/.test(n)), JSON.stringify(next.notes));
+    assert.ok(result.summary.scenarios.some((s) => s.status === 'passed'), 'scenarios after a stall still pass');
   });
 });

@@ -59,6 +59,19 @@ export interface ManifestEntry {
    * its own id wherever it is observed.
    */
   alsoRuns?: readonly string[];
+  /**
+   * The zero-collateral allow-list: ids other than `breaks` the mode may make fail or warn, each with the
+   * reason the one defect really violates it too (e.g. a wrong commitment also breaks the Merkle root). Any
+   * other id failed or warned by the mode's run (and not by the honest run in the same scenario) fails the
+   * red team: one root cause, one finding.
+   */
+  collateral?: ReadonlyArray<CollateralAllowance>;
+}
+
+/** One entry of a mode's zero-collateral allow-list. */
+export interface CollateralAllowance {
+  id: string;
+  reason: string;
 }
 
 /** The scenarios a mode's run selects: those tagged with the ids it breaks, plus any it also needs. */
@@ -101,6 +114,10 @@ export interface ModeResult {
   ids: IdVerdict[];
   /** Why the mode is an error, or the baseline note for a known gap. */
   problem?: string;
+  /** The manifest's allow-list for this mode (ids it may also fail or warn, with why), when it has one. */
+  allowed?: CollateralAllowance[];
+  /** Ids the run failed or warned that the mode neither breaks nor allows: `id: feature:line scenario (status)`. */
+  collateral?: string[];
 }
 
 export interface SmokeResult {
@@ -161,7 +178,7 @@ export function evaluateMode(
   index: CatalogueIndex,
   honest: HonestFlags = new Set(),
 ): ModeResult {
-  const base = {
+  const base: Pick<ModeResult, 'mode' | 'breaks' | 'description' | 'tags' | 'allowed'> = {
     mode: entry.mode,
     breaks: [...entry.breaks],
     description: entry.description,
@@ -207,6 +224,8 @@ export function evaluateMode(
     });
   }
   const errors = ids.filter((i) => i.status === 'unknown-id' || i.status === 'no-scenario');
+  const gate = collateralOf(entry, witnesses, index, honest);
+  if (gate.allowed.length > 0) base.allowed = gate.allowed;
   if (errors.length > 0) {
     return {
       ...base,
@@ -221,7 +240,43 @@ export function evaluateMode(
         .join('; '),
     };
   }
-  return { ...base, verdict: ids.every((i) => i.status === 'caught') ? 'caught' : 'not-caught', ids };
+  const caught = ids.every((i) => i.status === 'caught');
+  if (gate.problems.length === 0) return { ...base, verdict: caught ? 'caught' : 'not-caught', ids };
+  // caught, but not ONLY its own ids: the zero-collateral gate fails the mode (a miss stays a miss, with the collateral named)
+  return { ...base, verdict: caught ? 'error' : 'not-caught', ids, problem: gate.problems.join('; '), ...(gate.collateral.length > 0 ? { collateral: gate.collateral } : {}) };
+}
+
+/**
+ * The zero-collateral gate: every id the mode's run failed or warned must be one it breaks or one its
+ * allow-list names with a reason; a (scenario, id) the honest run flags too is not the mode's doing. An
+ * allow-list entry must name a catalogued id, not one of `breaks`, and give a reason.
+ */
+export function collateralOf(
+  entry: Pick<ManifestEntry, 'breaks' | 'collateral'>,
+  witnesses: ReadonlyMap<string, readonly WitnessDetail[]>,
+  index: CatalogueIndex,
+  honest: HonestFlags = new Set(),
+): { allowed: CollateralAllowance[]; collateral: string[]; problems: string[] } {
+  const problems: string[] = [];
+  const allowed = (entry.collateral ?? []).map((c) => ({ id: c.id, reason: c.reason }));
+  for (const c of allowed) {
+    if (!index.get(c.id)) problems.push(`allow-list: ${c.id} is not in the rule catalogue`);
+    else if (entry.breaks.includes(c.id)) problems.push(`allow-list: ${c.id} is already in breaks`);
+    if (c.reason.trim() === '') problems.push(`allow-list: ${c.id} gives no reason`);
+  }
+  const exempt = new Set([...entry.breaks, ...allowed.map((c) => c.id)]);
+  const collateral: string[] = [];
+  for (const [id, list] of witnesses) {
+    if (exempt.has(id)) continue;
+    for (const w of list) {
+      if ((w.status === 'failed' || w.status === 'warning') && !honest.has(flagKey(id, w))) collateral.push(`${id}: ${ref(w, w.status)}`);
+    }
+  }
+  collateral.sort();
+  if (collateral.length > 0) {
+    problems.push(`collateral: the mode's run also ${collateral.length === 1 ? 'reports' : 'report'} ${collateral.join(', ')} — one root cause, one finding (declare the id in breaks, or in collateral with a reason)`);
+  }
+  return { allowed, collateral, problems };
 }
 
 export function evaluateSmoke(tags: string, scenarios: readonly ScenarioResult[], index: CatalogueIndex): SmokeResult {

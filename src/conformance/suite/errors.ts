@@ -29,6 +29,26 @@ export class HarnessError extends Error {
   }
 }
 
+/**
+ * A failed precondition: what the scenario's check needs could not be set up (no handshake_ack, no reply to
+ * the baseline query, a lost connection that could not be replaced), so nothing about its ids was observed.
+ * Never a violation (docs/interpretations.md §87): it travels the harness-error path (attached apart, never
+ * counted against the target) with a message of its own, `could not observe <IDs>: <cause>`.
+ */
+export class Inconclusive extends HarnessError {
+  readonly ids: readonly string[];
+  readonly reason: string;
+  constructor(ids: readonly string[] | string, cause: string, options?: { cause?: unknown }) {
+    const list = typeof ids === 'string' ? [ids] : [...ids];
+    const message = `could not observe ${list.join(', ')}: ${cause}`;
+    super(message, options);
+    this.message = message;
+    this.name = 'Inconclusive';
+    this.ids = list;
+    this.reason = cause;
+  }
+}
+
 /** Errors that come from the target's behaviour on the wire (as opposed to our own bugs). */
 export function isTargetError(err: unknown): boolean {
   if (err instanceof TransportError) return !['connection_closed', 'invalid_url', 'insecure_transport'].includes(err.code);

@@ -6,6 +6,7 @@ export { needsOf, needsAck, applicability, NEEDS, type Applicability } from './c
 export {
   ConformanceFailure,
   HarnessError,
+  Inconclusive,
   isTargetError,
   describeError,
 } from './errors.js';

@@ -9,7 +9,7 @@ import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { TimeoutError } from '../../transport/errors.js';
 import type { Evidence } from './checks.js';
 import { resolveSuiteConfig, type SuiteConfig } from './config.js';
-import { HarnessError } from './errors.js';
+import { describeError, HarnessError, Inconclusive, isTargetError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';
 import { openSession, StdioSession, type AnySession, type FreshRetry } from './session.js';
 import type { StdioConnection } from '../../transport/stdio-client.js';
@@ -19,6 +19,16 @@ export interface SharedSession {
   outcome: HandshakeOutcome;
   /** The judged handshake (H1, H2, C5, …), merged into every scenario that uses the shared session. */
   evidence: Evidence;
+  /** Set when this connection replaced a lost one (docs/interpretations.md §88): what was lost, and where. */
+  replaced?: SharedLoss;
+  /** The replacement has been noted by the first scenario that used it. */
+  noted?: boolean;
+}
+
+/** A shared connection lost after it had been acknowledged: in which scenario, and how. */
+export interface SharedLoss {
+  scenario: string;
+  why: string;
 }
 
 /** Without a plan (a plain cucumber-js run), this many fresh stdio connections are kept started ahead. */
@@ -46,6 +56,13 @@ export interface FreshHandshaken {
 
 export class SuiteRuntime {
   private sharedPromise: Promise<SharedSession> | undefined;
+  /** The shared connection once opened (the one replaceIfLost looks at). */
+  private sharedNow: SharedSession | undefined;
+  /** The last scenario that used the shared connection (a loss found later is blamed on it). */
+  private sharedUser: string | undefined;
+  /** Set when a lost shared connection could not be replaced: the root cause every later scenario names. */
+  private unrecoverable: string | undefined;
+  private replacements = 0;
   private readonly open = new Set<AnySession>();
   /** Connections still starting (spawned, not yet ready). */
   private readonly opening = new Set<Promise<AnySession>>();
@@ -79,15 +96,79 @@ export class SuiteRuntime {
     readonly runId: string,
   ) {}
 
-  /** The shared, handshaken connection (opened on first use). Rejects only on a harness problem or spawn failure. */
-  shared(): Promise<SharedSession> {
-    this.sharedPromise ??= (async () => {
-      const session = await this.track(openSession(this.config));
-      const outcome = await performHandshake(session, PROTOCOL_VERSION);
-      if (ackOf(outcome)) this.sharedReady = session;
-      return { session, outcome, evidence: judgeInFamily(outcome, this.config.target) };
-    })();
-    return this.sharedPromise;
+  /**
+   * The shared, handshaken connection (opened on first use). When the one in use was lost — a read on it
+   * timed out, or its peer went away — after it had been acknowledged, a new one is opened and handshaken in
+   * its place (docs/interpretations.md §88): the fault was reported once, by the scenario that met it, and
+   * the scenarios after it are judged on a working connection. When the new one cannot be opened or gets no
+   * handshake_ack, every later scenario is inconclusive (Inconclusive, naming both causes), never failed.
+   * Rejects only on a harness problem, a spawn failure, or that.
+   */
+  shared(who?: { name: string; ids: readonly string[] }): Promise<SharedSession> {
+    const shared = this.peekShared(who);
+    if (who) this.sharedUser = who.name;
+    return shared;
+  }
+
+  /** The shared connection (replaced first when lost), without naming a user of it. */
+  private peekShared(who?: { name: string; ids: readonly string[] }): Promise<SharedSession> {
+    this.replaceIfLost();
+    if (this.unrecoverable !== undefined) return Promise.reject(new Inconclusive(who?.ids ?? ['this scenario'], this.unrecoverable));
+    this.sharedPromise ??= this.openShared(undefined);
+    if (!who) return this.sharedPromise;
+    // a replacement that could not be opened names the scenario that asked for it
+    return this.sharedPromise.catch((err: unknown) => {
+      throw err instanceof Inconclusive ? new Inconclusive(who.ids, err.reason, { cause: err }) : err;
+    });
+  }
+
+  /** Why no scenario can be run any more (the shared connection was lost and could not be replaced), if so. */
+  get lostForGood(): string | undefined {
+    return this.unrecoverable;
+  }
+
+  private async openShared(replacing: SharedLoss | undefined): Promise<SharedSession> {
+    const lostAt = replacing ? `the shared connection was lost in scenario "${replacing.scenario}" (${replacing.why})` : '';
+    let session: AnySession;
+    try {
+      session = await this.track(openSession(this.config));
+    } catch (err) {
+      if (replacing && isTargetError(err)) this.unrecoverable = `${lostAt}, and a new connection could not be opened: ${describeError(err)}`;
+      if (this.unrecoverable !== undefined) throw new Inconclusive(['this scenario'], this.unrecoverable, { cause: err });
+      throw err;
+    }
+    const outcome = await performHandshake(session, PROTOCOL_VERSION);
+    const ack = ackOf(outcome);
+    if (ack) this.sharedReady = session;
+    else if (replacing) {
+      const seen = outcome.reply ? `a "${outcome.reply.type}" envelope` : describeError(outcome.error);
+      this.unrecoverable = `${lostAt}, and the new connection's handshake got ${seen}, not a handshake_ack`;
+    }
+    // a replacement that got no ack is not judged: its failure is the root cause every later scenario names
+    const judged = !replacing || ack !== undefined;
+    const shared: SharedSession = { session, outcome, evidence: judged ? judgeInFamily(outcome, this.config.target) : { findings: [], witnesses: {}, reasons: {} } };
+    if (replacing) shared.replaced = replacing;
+    this.sharedNow = shared;
+    return shared;
+  }
+
+  /** If the shared connection in use was acknowledged and has since been lost, let it go and open a new one. */
+  private replaceIfLost(): void {
+    const now = this.sharedNow;
+    if (!now || this.unrecoverable !== undefined || !ackOf(now.outcome)) return;
+    const why = now.session.lost;
+    if (why === undefined) return;
+    this.sharedNow = undefined;
+    if (this.sharedReady === now.session) this.sharedReady = undefined;
+    this.letGo(now.session);
+    this.replacements++;
+    this.sharedPromise = this.openShared({ why, scenario: this.sharedUser ?? 'an earlier scenario' });
+    this.sharedPromise.catch(() => {}); // reported to the scenario that takes it
+  }
+
+  /** How many times the shared connection was replaced in this run. */
+  get sharedReplacements(): number {
+    return this.replacements;
   }
 
   /** Use an already-handshaken connection as the shared one (run-suite's preflight). */
@@ -95,12 +176,14 @@ export class SuiteRuntime {
     if (this.sharedPromise) throw new HarnessError('adoptShared: the shared session is already established');
     this.open.add(session);
     if (ackOf(outcome)) this.sharedReady = session;
-    this.sharedPromise = Promise.resolve({ session, outcome, evidence: judgeInFamily(outcome, this.config.target) });
+    const shared: SharedSession = { session, outcome, evidence: judgeInFamily(outcome, this.config.target) };
+    this.sharedNow = shared;
+    this.sharedPromise = Promise.resolve(shared);
   }
 
   /** The shared handshake_ack, or undefined when the handshake did not produce one. */
-  async sharedAck() {
-    return ackOf((await this.shared()).outcome);
+  async sharedAck(who?: { name: string; ids: readonly string[] }) {
+    return ackOf((await this.peekShared(who)).outcome);
   }
 
   /**

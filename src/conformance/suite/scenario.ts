@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import type { RawEnvelope } from '../../transport/ndjson.js';
 import { WireRecorder, type WireEntry } from '../evidence/evidence.js';
 import { checkLines, checkReply, DEFAULT_UNWITNESSED, type Evidence, type ReplyContext } from './checks.js';
-import { ConformanceFailure, describeError, HarnessError, isTargetError } from './errors.js';
+import { ConformanceFailure, describeError, HarnessError, Inconclusive, isTargetError } from './errors.js';
 import { ackOf, judgeInFamily, performHandshake, type HandshakeOutcome } from './handshake.js';
 import { ScenarioLedger, type Verdict } from './scenario-ledger.js';
 import type { SharedSession, SuiteRuntime } from './runtime.js';
@@ -80,19 +80,38 @@ export class ScenarioProbe {
 
   // ── connections ──────────────────────────────────────────────────────────────────────────────────
 
-  /** Use the shared, handshaken connection. A target that gave no handshake_ack fails the scenario here. */
+  /**
+   * Use the shared, handshaken connection. A target that gave no handshake_ack makes the scenario
+   * inconclusive (its handshake finding is reported under H1, its own id): a failed precondition is never a
+   * violation of the scenario's ids (docs/interpretations.md §87). Only a scenario about H1 fails on it.
+   */
   async useShared(): Promise<SharedSession> {
-    const shared = await this.runtime.shared();
+    const shared = await this.runtime.shared({ name: this.name, ids: this.ids });
     if (!this.sharedSession) {
       this.sharedSession = shared;
       this.merge(shared.evidence);
       this.touch(shared.session, 'shared');
+      if (shared.replaced && !shared.noted) {
+        shared.noted = true;
+        this.notes.push(
+          `a new shared connection was opened and handshaken for this scenario: ${shared.replaced.why} in scenario "${shared.replaced.scenario}", which reported it (docs/interpretations.md §88)`,
+        );
+      }
     }
     if (!ackOf(shared.outcome)) {
       const seen = shared.outcome.reply ? `a "${shared.outcome.reply.type}" envelope` : describeError(shared.outcome.error);
-      this.fail(`the target did not complete the handshake (${seen}); every probe needs a handshake_ack first`);
+      this.precondition(`the shared connection's handshake got ${seen}; every probe needs a handshake_ack first`, 'H1');
     }
     return shared;
+  }
+
+  /**
+   * A precondition of the scenario's check was not met: inconclusive, never a violation
+   * (docs/interpretations.md §87) — unless the scenario is about `ownId`, whose check this is.
+   */
+  precondition(detail: string, ownId?: string): never {
+    if (ownId !== undefined && this.ids.includes(ownId)) this.fail(detail);
+    throw new Inconclusive(this.ids, detail);
   }
 
   /** A fresh connection (a new process for stdio), not yet handshaken; closed when the scenario ends. */
@@ -124,7 +143,7 @@ export class ScenarioProbe {
     try {
       return await opening;
     } catch (err) {
-      if (isTargetError(err)) this.fail(`could not open a fresh connection to the target: ${describeError(err)}`);
+      if (isTargetError(err)) this.precondition(`could not open a fresh connection to the target: ${describeError(err)}`);
       throw err;
     }
   }
@@ -140,7 +159,7 @@ export class ScenarioProbe {
     const ack = ackOf(outcome);
     if (!ack) {
       const seen = outcome.reply ? `a "${outcome.reply.type}" envelope` : describeError(outcome.error);
-      this.fail(`the fresh connection's handshake got ${seen}; required a handshake_ack`);
+      this.precondition(`the fresh connection's handshake got ${seen}; required a handshake_ack`, 'H1');
     }
     this.freshAck = ack;
     return ack;
@@ -333,6 +352,23 @@ export class ScenarioProbe {
 
   /** The answer to a generous query (what the target serves), once per scenario. */
   baseline(): Promise<FramesAnswer> {
+    this.baselinePromise ??= this.query(probeQuery(GENEROUS), 'the generous baseline query');
+    return this.setup(this.baselinePromise);
+  }
+
+  /**
+   * What the scenario's check needs, not what it checks: a failure of `work` (no reply, an error where
+   * frames were needed) makes the scenario inconclusive, not failed (docs/interpretations.md §87).
+   */
+  setup<T>(work: Promise<T>): Promise<T> {
+    return work.catch((err: unknown) => {
+      if (err instanceof ConformanceFailure) this.precondition(err.message.slice(`${this.ids.join(', ')}: `.length));
+      throw err;
+    });
+  }
+
+  /** The generous query as the scenario's own probe (a failure to answer it fails the scenario). */
+  baselineAsProbe(): Promise<FramesAnswer> {
     this.baselinePromise ??= this.query(probeQuery(GENEROUS), 'the generous baseline query');
     return this.baselinePromise;
   }

@@ -70,6 +70,8 @@ export interface ProviderSession {
   /** Lines dropped because of the bound. */
   readonly droppedLines: number;
   readonly stalled: boolean;
+  /** Why the connection can carry no more exchanges (a timed-out read, the peer gone), or undefined. */
+  readonly lost: string | undefined;
   /** Every line in both directions, for wire evidence. */
   readonly taps: WireTaps;
   /** Send a handshake and return the first envelope that comes back. */
@@ -163,6 +165,10 @@ export class StdioSession implements ProviderSession {
 
   get stalled(): boolean {
     return this.conn.stalled;
+  }
+
+  get lost(): string | undefined {
+    return this.conn.lost;
   }
 
   get pid(): number {
@@ -356,6 +362,10 @@ export class HttpSession implements ProviderSession {
     return this.conn.stalled;
   }
 
+  get lost(): string | undefined {
+    return this.conn.stalled ? 'a request on it timed out' : undefined;
+  }
+
   async handshake(version: string): Promise<RawEnvelope> {
     const reply = await this.conn.request({ type: 'handshake', protocol_version: version }, this.timeouts.handshakeMs);
     if (reply === null) throw new NoReplyError('handshake');
@@ -409,6 +419,10 @@ export class InProcessSession implements ProviderSession {
 
   get stalled(): boolean {
     return this.unresponsiveSince !== undefined;
+  }
+
+  get lost(): string | undefined {
+    return this.stalled ? 'a request to it timed out' : undefined;
   }
 
   async handshake(version: string): Promise<RawEnvelope> {

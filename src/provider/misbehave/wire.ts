@@ -46,7 +46,29 @@ function depth(value: unknown): number {
   return max;
 }
 
+/** A verify whose request.frames is not an array (one malformed request type). */
+function malformedVerify(request: JsonObject | undefined): boolean {
+  const body = request?.request;
+  return request?.type === 'verify' && !(isJsonObject(body) && Array.isArray(body.frames));
+}
+
+/** A query whose query.max_frames is not a number (the suite's malformed query). */
+function malformedQuery(request: JsonObject | undefined): boolean {
+  const body = request?.query;
+  return request?.type === 'query' && isJsonObject(body) && body.max_frames !== undefined && typeof body.max_frames !== 'number';
+}
+
 export const WIRE_MODES = {
+  // one malformed request type each; every other request, malformed or not, is served honestly
+  'silent-on-malformed-verify': { verify: (honest, ctx) => (malformedVerify(ctx.request) ? hang() : honest) },
+  'exit-on-malformed-verify': { verify: (honest, ctx) => (malformedVerify(ctx.request) ? exitWith(1) : honest) },
+  'malformed-query-error-drops-id': {
+    outgoing: (env, ctx) => {
+      if (env.type !== 'error' || env.id === undefined || !malformedQuery(ctx.request)) return env;
+      const { id: _dropped, ...rest } = env;
+      return rest;
+    },
+  },
   'crash-on-deep-nesting': { inbound: (env) => (depth(env) > 64 ? exitWith(1) : undefined) },
   'crash-on-query': { beforeQuery: () => exitWith(1) },
   'hang-on-query': { beforeQuery: () => hang() },

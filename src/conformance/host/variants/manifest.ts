@@ -24,6 +24,8 @@ export interface HostMisbehaviour {
   mode: string;
   /** Anchor or rule ids this variant violates. */
   breaks: readonly string[];
+  /** Zero-collateral allow-list: other ids this variant may also fail or warn, each with why (red team gate). */
+  collateral?: ReadonlyArray<{ id: string; reason: string }>;
   description: string;
   policies?: HostPolicies;
   wrap?: (honest: HostUnderTest) => HostUnderTest;

@@ -17,7 +17,8 @@ import { GENEROUS, probeQuery, type FramesAnswer, type ScenarioProbe } from '../
 /** A generous answer and a truncated one (max_frames 1): a root over truncated-away candidates shows only there. */
 export async function queryForAttestations(p: ScenarioProbe): Promise<void> {
   await p.baseline();
-  await p.query(probeQuery({ max_frames: 1, max_tokens: GENEROUS.max_tokens }), 'a truncated query (max_frames 1)');
+  // the answers the attestation checks read: a failure to get them is inconclusive (docs/interpretations.md §87)
+  await p.setup(p.query(probeQuery({ max_frames: 1, max_tokens: GENEROUS.max_tokens }), 'a truncated query (max_frames 1)'));
 }
 
 export function checkAttestations(p: ScenarioProbe): void {

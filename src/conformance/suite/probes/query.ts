@@ -23,7 +23,7 @@ function costs(answer: FramesAnswer): number[] {
 // ── budgets ─────────────────────────────────────────────────────────────────────────────────────
 
 export async function queryGenerous(p: ScenarioProbe): Promise<void> {
-  await p.baseline();
+  await p.baselineAsProbe();
 }
 
 export async function queryWithBudget(p: ScenarioProbe, maxFrames: number, maxTokens: number): Promise<void> {
@@ -373,10 +373,21 @@ export async function queryAnchoredTightTokens(p: ScenarioProbe): Promise<void> 
   }
   const cheapest = Math.min(...frames.map((f) => f.token_cost as number));
   const anchors = [...new Set(frames.map((f) => f.uri as string))];
-  await p.query(
-    probeQuery({ max_frames: GENEROUS.max_frames, max_tokens: cheapest, anchors }),
-    `a query anchored on every frame it served (${anchors.length} uri(s)) with max_tokens ${cheapest}, the cheapest frame's cost`,
-  );
+  const purpose = `a query anchored on every frame it served (${anchors.length} uri(s)) with max_tokens ${cheapest}, the cheapest frame's cost`;
+  const envelope: JsonObject = { type: 'query', query: probeQuery({ max_frames: GENEROUS.max_frames, max_tokens: cheapest, anchors }) };
+  if (p.correlation()) envelope.id = p.nextId();
+  const reply = await p.exchange(envelope, purpose);
+  // B1 bounds the sum (anchored frames included), checked on arrival for a frames reply, however many frames
+  // it carries. It does not require a provider to skip ahead to a frame that fits: zero frames, or error
+  // budget_unsatisfiable from one that packs by rank and stops at the first frame that does not fit, are
+  // both within the budget (docs/interpretations.md §89).
+  if (reply.type === 'frames') return;
+  if (reply.type === 'error' && reply.code === 'budget_unsatisfiable') {
+    p.ledger.witness('B1');
+    p.notes.push(`${purpose}: answered with error "budget_unsatisfiable" — no frame served, so none over the budget (accepted)`);
+    return;
+  }
+  p.ledger.unwitnessedBecause('B1', `${purpose} was answered with ${reply.type === 'error' ? `error ${JSON.stringify(reply.code)}` : `a "${reply.type}" envelope`}, which carries no frames to sum`);
 }
 
 // ── representations (P1–P5, §6.4.1) ─────────────────────────────────────────────────────────────
@@ -384,9 +395,12 @@ export async function queryAnchoredTightTokens(p: ScenarioProbe): Promise<void> 
 /** The baseline (no preference ⇒ full) plus one query per advertised non-full representation. */
 export async function queryEveryRepresentation(p: ScenarioProbe): Promise<void> {
   await p.baseline();
+  // the probe of a representation scenario (P1–P5); for the frame checks (F, D, S6) the answers they read
+  const own = p.ids.some((id) => /^P\d$/.test(id));
   for (const rep of p.advertised() ?? []) {
     if (rep === 'full') continue;
-    await p.query(probeQuery({ ...GENEROUS, representation_preferences: [rep] }), `a query preferring the ${rep} representation`);
+    const answer = p.query(probeQuery({ ...GENEROUS, representation_preferences: [rep] }), `a query preferring the ${rep} representation`);
+    await (own ? answer : p.setup(answer));
   }
 }
 

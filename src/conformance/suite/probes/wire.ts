@@ -7,7 +7,7 @@
 import { violation, warning, type Finding } from '../../../protocol/findings.js';
 import { isJsonObject, type JsonObject } from '../../../protocol/json-value.js';
 import { PROTOCOL_VERSION, versionsCompatible } from '../../../protocol/version.js';
-import { HttpStatusError, PeerClosedError, TimeoutError } from '../../../transport/errors.js';
+import { HttpStatusError, InvalidUtf8Error, NotAnEnvelopeError, PeerClosedError, TimeoutError } from '../../../transport/errors.js';
 import type { RawEnvelope } from '../../../transport/ndjson.js';
 import { describeError, HarnessError, isTargetError } from '../errors.js';
 import { judgeForeign, judgeInFamily, performHandshake } from '../handshake.js';
@@ -148,7 +148,12 @@ export async function secondHandshake(p: ScenarioProbe): Promise<void> {
   judge(answer);
 }
 
-/** S3-handshake-first (SHOULD): a query sent before the handshake moves no payload. */
+/**
+ * S3-handshake-first (SHOULD): a query sent before the handshake moves no payload. Frames that come BEFORE
+ * the handshake_ack moved payload early (a warning); a query held until after the handshake and answered
+ * then moved none before it completed, and is accepted, as are an error and no answer at all
+ * (docs/interpretations.md §91).
+ */
 export async function queryBeforeHandshake(p: ScenarioProbe): Promise<void> {
   const session = stdio(p);
   const query = { type: 'query', query: probeQuery(TYPICAL) };
@@ -156,33 +161,38 @@ export async function queryBeforeHandshake(p: ScenarioProbe): Promise<void> {
   await session.send({ type: 'handshake', protocol_version: PROTOCOL_VERSION });
   p.ledger.witness('S3-handshake-first');
   const replies: RawEnvelope[] = [];
+  let failure: unknown;
   try {
     // Up to two replies: one to the early query (if any), one to the handshake.
     for (let i = 0; i < 2; i++) {
       const reply = await session.next(p.config.timeouts.handshakeMs);
       replies.push(reply);
-      p.observe(reply, reply.type === 'frames' ? query : undefined);
       if (reply.type === 'handshake_ack') {
         // whatever else the target writes on this connection (a late answer to the early query) is read to its end
-        for (const late of await rest(p, session)) {
-          replies.push(late);
-          p.observe(late, late.type === 'frames' ? query : undefined);
-        }
+        replies.push(...(await rest(p, session)));
         break;
       }
     }
   } catch (err) {
     if (!isTargetError(err)) throw err;
-    p.fail(`a query sent before the handshake, then a handshake: ${describeError(err)} (${replies.length} envelope(s) received first)`);
+    failure = err;
   }
-  const frames = replies.find((r) => r.type === 'frames');
-  if (frames) {
+  // every reply is judged against this connection's own ack (what it advertised), once it is known
+  const ackAt = replies.findIndex((r) => r.type === 'handshake_ack');
+  if (ackAt >= 0) p.adoptFreshAck(replies[ackAt]!);
+  for (const r of replies) p.observe(r, r.type === 'frames' ? query : undefined);
+  if (failure !== undefined) p.fail(`a query sent before the handshake, then a handshake: ${describeError(failure)} (${replies.length} envelope(s) received first)`);
+  const early = replies.findIndex((r) => r.type === 'frames');
+  if (early >= 0 && (ackAt < 0 || early < ackAt)) {
+    const frames = replies[early]!;
     const n = isJsonObject(frames.result) && Array.isArray(frames.result.frames) ? frames.result.frames.length : 0;
     p.ledger.add([
-      warning('S3-handshake-first', '', `a query sent before any handshake was answered with ${n} frame(s); no query payload moves before the handshake exchange completes (expected an error, or no answer)`),
+      warning('S3-handshake-first', '', `a query sent before any handshake was answered with ${n} frame(s) before the handshake_ack; no query payload moves before the handshake exchange completes (expected an error, no answer, or the answer held until after the ack)`),
     ]);
+  } else if (early >= 0) {
+    p.notes.push('the query sent before the handshake was held and answered after the handshake_ack: no payload moved before the exchange completed (accepted, docs/interpretations.md §91)');
   }
-  if (!replies.some((r) => r.type === 'handshake_ack')) p.fail('the handshake that followed an early query was not acknowledged');
+  if (ackAt < 0) p.fail('the handshake that followed an early query was not acknowledged');
 }
 
 // ── robustness (R1, R2) ─────────────────────────────────────────────────────────────────────────
@@ -219,13 +229,23 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
     const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
     if (correlation) query.id = p.nextId();
     let garbageReply: RawEnvelope | undefined;
+    // a reply line that is not an envelope (S2-wire-shape reports the line, once): the target answered, and
+    // did not crash — at most R1's SHOULD (an error bad_request) is unmet (docs/interpretations.md §89)
+    let nonEnvelope: Error | undefined;
     let answered = false;
     try {
       await session.sendRaw(input.bytes);
       await session.send(query);
       for (let i = 0; i < 3 && !answered; i++) {
-        const reply = await session.next(timeout);
-        const forQuery = correlation ? reply.id === query.id : garbageReply !== undefined || reply.type === 'frames';
+        let reply: RawEnvelope;
+        try {
+          reply = await session.next(timeout);
+        } catch (err) {
+          if (!(err instanceof NotAnEnvelopeError || err instanceof InvalidUtf8Error)) throw err;
+          nonEnvelope ??= err;
+          continue;
+        }
+        const forQuery = correlation ? reply.id === query.id : garbageReply !== undefined || nonEnvelope !== undefined || reply.type === 'frames';
         if (forQuery) {
           p.observe(reply, query, {}, `the valid query after ${input.label}`);
           answered = true;
@@ -258,7 +278,9 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
       p.ledger.add([violation('R1', '', `after ${input.label}: ${what}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`)]);
       return;
     }
-    if (garbageReply === undefined) {
+    if (garbageReply === undefined && nonEnvelope !== undefined) {
+      p.ledger.add([warning('R1', '', `${input.label} was answered with a line that is not an envelope (reported under S2-wire-shape); the next valid query was answered, so the target did not crash, but a provider SHOULD reply error with code bad_request`)]);
+    } else if (garbageReply === undefined) {
       p.ledger.add([warning('R1', '', `${input.label} got no reply; a provider SHOULD reply error with code bad_request`)]);
     } else if (garbageReply.type !== 'error' || garbageReply.code !== 'bad_request') {
       p.ledger.add([warning('R1', '/code', `${input.label} was answered with ${seen(garbageReply)}; a provider SHOULD reply error with code bad_request`)]);
@@ -531,6 +553,9 @@ export async function exerciseFraming(p: ScenarioProbe): Promise<void> {
   };
   const ack = await attempt({ type: 'handshake', protocol_version: PROTOCOL_VERSION });
   if (session.stalled) return;
+  // the replies after it are judged against what this connection's ack advertised (P5: a default the ack
+  // advertises is no unadvertised representation — docs/interpretations.md §89)
+  if (ack?.type === 'handshake_ack') p.adoptFreshAck(ack);
   const correlation = isJsonObject(ack?.capabilities) && ack.capabilities.correlation === true;
   const query: JsonObject = { type: 'query', query: probeQuery(TYPICAL) };
   if (correlation) query.id = p.nextId();
