@@ -63,8 +63,8 @@ describe('zero-collateral gate', () => {
     assert.equal(r.verdict, 'caught');
   });
 
-  test('inconclusive scenarios (harness-error) are not collateral; a miss with collateral stays not caught', () => {
-    const quiet = evaluateMode({ mode: 'm', breaks: ['B1'], description: 'd' }, [scenario(['@B1'], 'failed', [error('B1')]), scenario(['@B3'], 'harness-error', [], 9)], index);
+  test('inconclusive scenarios (inconclusive) are not collateral; a miss with collateral stays not caught', () => {
+    const quiet = evaluateMode({ mode: 'm', breaks: ['B1'], description: 'd' }, [scenario(['@B1'], 'failed', [error('B1')]), scenario(['@B3'], 'inconclusive', [], 9)], index);
     assert.equal(quiet.verdict, 'caught');
     const miss = evaluateMode({ mode: 'm', breaks: ['B1'], description: 'd' }, [scenario(['@B1', '@B3'], 'failed', [error('B3')])], index);
     assert.equal(miss.verdict, 'not-caught');
