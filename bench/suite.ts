@@ -51,9 +51,9 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const ROOT = findPackageRoot();
 const NODE = process.execPath;
-// the package's bin (package.json "bin"): the one-file CLI with its build-time code cache
+// the package's bin (package.json "bin"): the CLI's entry, bundled (scripts/build.ts)
 const BIN = join(ROOT, 'dist', 'bundle', 'cli.cjs');
-// the bundled provider the way the suite spawns it (the one-file build)
+// the bundled provider the way the suite spawns it (its one-file bundle)
 const PROVIDER = [NODE, join(ROOT, 'dist', 'bundle', 'provider.cjs')];
 const SLOW = [NODE, join(ROOT, 'fixtures', 'slow-start-provider.mjs'), '1000'];
 const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-suite-'));
@@ -63,23 +63,10 @@ const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-suite-'));
 // down. Written here so the bench has no file of its own to drift. With one connection it is (b)'s floor;
 // with as many as the full suite opens (counted below from a full run) it is (a)'s floor: full / one scenario
 // cannot be below floor / one scenario.
-// What both bare scripts below start with: `require` from this package, and cucumber loaded the way the suite
-// commands load it — the linked build where the build made one (src/conformance/run/linked-cucumber.ts),
-// else the installed package — under the V8 flags the suite commands run with, set as the CLI's loader sets
-// them (dist/bundle/cli-lean.json, written by the build: on the V8 the build ran on, the node modules a
-// provider run uses are loaded first, then the flags are set), so that V8 takes the link's code cache as it
-// does in a suite run.
-const LEAN = join(ROOT, 'dist', 'bundle', 'cli-lean.json');
+// What both bare scripts below start with: `require` from this package (cucumber as installed, as the suite
+// commands load it).
 const CUCUMBER_PRELUDE = `import { createRequire } from 'node:module';
-import { existsSync, readFileSync } from 'node:fs';
 const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
-const lean = existsSync(${JSON.stringify(LEAN)}) ? JSON.parse(readFileSync(${JSON.stringify(LEAN)}, 'utf8')) : undefined;
-if (lean !== undefined && lean.v8 === process.versions.v8) {
-  for (const m of lean.builtins.stdio) require(m);
-  require('node:v8').setFlagsFromString(lean.flags);
-}
-const { installLinkedCucumber } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'run', 'linked-cucumber.js'))});
-installLinkedCucumber();
 `;
 const BARE = join(WORK, 'bare-cucumber.mjs');
 writeFileSync(
