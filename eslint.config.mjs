@@ -1,6 +1,6 @@
 // ESLint (flat config) with typescript-eslint: `npm run lint` (part of `npm test`). The recommended sets,
 // with the rules today's code does not yet follow everywhere set to warn (each named below), so the lint
-// passes now and a new error fails it. Formatting is prettier's (.prettierrc.json, `npm run format:check`).
+// passes now and a new error fails it. Formatting is prettier's (package.json "prettier", `npm run format:check`).
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
