@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
+import type { IRunConfiguration, IRunEnvironment, IRunOptions, ISupportCodeLibrary } from '@cucumber/cucumber/api';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { findPackageRoot } from '../../util/package-root.js';
 import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from '../suite/config.js';
@@ -89,6 +89,15 @@ export interface RunSuiteResult {
 
 let support: { key: string; side: SupportSide; library: ISupportCodeLibrary } | undefined;
 
+/**
+ * Cucumber's API, loaded when a run first calls it: a provider run has started its target's first process
+ * (the preflight) by then, so that process starts while cucumber loads, not after.
+ */
+let api: Promise<typeof import('@cucumber/cucumber/api')> | undefined;
+function cucumber(): Promise<typeof import('@cucumber/cucumber/api')> {
+  return (api ??= import('@cucumber/cucumber/api'));
+}
+
 const EMPTY_SUMMARY: SuiteSummary = {
   success: false,
   scenarios: [],
@@ -132,7 +141,7 @@ async function planCucumber(
   // run's summary once it has ended (writeJunit): the only formatter cucumber loads is the progress output
   const format: Array<string | [string, string?]> = progress !== null ? [opts.progressFormat ?? 'progress'] : [];
   const environment: IRunEnvironment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
-  const { runConfiguration } = await loadConfiguration(
+  const { runConfiguration } = await (await cucumber()).loadConfiguration(
     {
       file: false,
       provided: {
@@ -156,7 +165,7 @@ function withUserTags(sideTags: string, userTags: string | undefined): string {
 
 /** The step definitions, loaded once per process (certify and the red team run many suites in one process). */
 async function supportFor(plan: CucumberPlan): Promise<ISupportCodeLibrary> {
-  if (support?.key !== plan.key) support = { key: plan.key, side: plan.side, library: await loadSupport(plan.runConfiguration, plan.environment) };
+  if (support?.key !== plan.key) support = { key: plan.key, side: plan.side, library: await (await cucumber()).loadSupport(plan.runConfiguration, plan.environment) };
   return support.library;
 }
 
@@ -166,6 +175,7 @@ async function runPlanned(plan: CucumberPlan, library?: ISupportCodeLibrary): Pr
   const file = openMessagesFile(plan.messagesPath);
   let result;
   try {
+    const { runCucumber } = await cucumber();
     result = await runCucumber(options, plan.environment, (m) => {
       messages.push(m as CucumberMessage);
       file.add(m);
