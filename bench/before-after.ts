@@ -4,6 +4,7 @@
 // own bundled provider, the host suite in-process (wall, and the busy share of its CPU profile) and certify.
 // Each side runs its own compiled CLI: the package's bin where it has one (dist/bundle/cli.cjs), else
 // dist/src/cli/bin.js; and its own bundled provider (dist/bundle/provider.cjs, else dist/src/provider/main.js).
+// Each suite figure is the wall time and, beside it, the CPU of the whole process tree (bash's `times`).
 //
 // Run: npm run build && npx tsx bench/before-after.ts --before <dir: another checkout, `npm run build` done> [--runs 3]
 //   e.g. mkdir /tmp/before && git archive <commit> | tar -x -C /tmp/before && ln -s "$PWD/node_modules" /tmp/before/ && (cd /tmp/before && npm run build)
@@ -41,18 +42,27 @@ for (let i = 0; i < RUNS; i++) {
   }
   for (const s of Object.keys(SIDES) as Side[]) {
     const provider = ['--', NODE, providerOf(ROOTS[s])];
-    put(`${s} provider`, (await timeProcess([NODE, SIDES[s], 'stdio', '--out', join(WORK, s), ...provider])).wallMs);
-    put(`${s} one`, (await timeProcess([NODE, SIDES[s], 'stdio', '--tags', '@B3', '--out', join(WORK, s), ...provider])).wallMs);
+    const full = await timeProcess([NODE, SIDES[s], 'stdio', '--out', join(WORK, s), ...provider]);
+    put(`${s} provider`, full.wallMs);
+    put(`${s} provider cpu`, full.cpuMs);
+    const one = await timeProcess([NODE, SIDES[s], 'stdio', '--tags', '@B3', '--out', join(WORK, s), ...provider]);
+    put(`${s} one`, one.wallMs);
+    put(`${s} one cpu`, one.cpuMs);
   }
   for (const s of Object.keys(SIDES) as Side[]) {
     const dir = mkdtempSync(join(WORK, 'prof-'));
     const t = await timeProcess([NODE, '--cpu-prof', '--cpu-prof-dir', dir, SIDES[s], 'host', '--out', join(WORK, s)]);
     const p = summariseProfile(onlyProfile(dir), findPackageRoot());
     put(`${s} host`, t.wallMs);
+    put(`${s} host cpu`, t.cpuMs);
     put(`${s} host busy`, p.busyMs / p.wallMs);
     put(`${s} host idle`, p.idleMs);
   }
-  for (const s of Object.keys(SIDES) as Side[]) put(`${s} certify`, (await timeProcess([NODE, SIDES[s], 'certify', '--out', join(WORK, s)])).wallMs);
+  for (const s of Object.keys(SIDES) as Side[]) {
+    const t = await timeProcess([NODE, SIDES[s], 'certify', '--out', join(WORK, s)]);
+    put(`${s} certify`, t.wallMs);
+    put(`${s} certify cpu`, t.cpuMs);
+  }
   process.stderr.write(`run ${i + 1}/${RUNS} (load ${load()}): provider suite ${seconds(r['before provider']!.at(-1)!)} → ${seconds(r['after provider']!.at(-1)!)}, host ${seconds(r['before host']!.at(-1)!)} → ${seconds(r['after host']!.at(-1)!)}, certify ${seconds(r['before certify']!.at(-1)!)} → ${seconds(r['after certify']!.at(-1)!)}\n`);
 }
 const m = (k: string) => median(r[k]!);
@@ -61,10 +71,19 @@ const out = [`bench/before-after — ${process.version}, ${cpus().length} CPUs, 
 out.push(`                       before                after`);
 out.push(`  node -e 0            ${(node0 / 1000).toFixed(3)} s`);
 for (const k of ['--version', '--help']) out.push(`  ${k.padEnd(20)} ${(m(`before ${k}`) / 1000).toFixed(3)} s  ${(m(`before ${k}`) / node0).toFixed(2)}×     ${(m(`after ${k}`) / 1000).toFixed(3)} s  ${(m(`after ${k}`) / node0).toFixed(2)}× node -e 0`);
-const line = (label: string, k: string) => out.push(`  ${label.padEnd(20)} ${seconds(m(`before ${k}`))}              ${seconds(m(`after ${k}`))}              after/before ${(m(`after ${k}`) / m(`before ${k}`)).toFixed(2)}×`);
+// wall, then the CPU (user + sys) of the process and every child it started: on a loaded machine the CPU
+// moves less with the load than the wall does
+const line = (label: string, k: string) =>
+  out.push(
+    `  ${label.padEnd(20)} ${seconds(m(`before ${k}`))}              ${seconds(m(`after ${k}`))}              after/before ${(m(`after ${k}`) / m(`before ${k}`)).toFixed(2)}×` +
+      `   (cpu ${seconds(m(`before ${k} cpu`))} → ${seconds(m(`after ${k} cpu`))}, ${(m(`after ${k} cpu`) / m(`before ${k} cpu`)).toFixed(2)}×)`,
+  );
 line('provider suite', 'provider');
 line('one scenario (@B3)', 'one');
-out.push(`  host suite           ${seconds(m('before host'))} busy ${(100 * m('before host busy')).toFixed(0)} %   ${seconds(m('after host'))} busy ${(100 * m('after host busy')).toFixed(0)} %   after/before ${(m('after host') / m('before host')).toFixed(2)}×`);
+out.push(
+  `  host suite           ${seconds(m('before host'))} busy ${(100 * m('before host busy')).toFixed(0)} %   ${seconds(m('after host'))} busy ${(100 * m('after host busy')).toFixed(0)} %   after/before ${(m('after host') / m('before host')).toFixed(2)}×` +
+    `   (cpu ${seconds(m('before host cpu'))} → ${seconds(m('after host cpu'))})`,
+);
 out.push(`    its idle (the profile's "(idle)": waiting on a child, a socket or a timer)   ${seconds(m('before host idle'))} → ${seconds(m('after host idle'))}`);
 line('certify', 'certify');
 process.stdout.write(out.join('\n') + '\n');

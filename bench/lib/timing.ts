@@ -15,18 +15,21 @@ export function timeProcess(argv: readonly string[], opts: { cwd?: string; env?:
   const okExit = opts.okExit ?? [0];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn('bash', ['-c', '"$0" "$@" >/dev/null 2>&1; s=$?; times; exit $s', ...argv], {
+    // the command's stdout is discarded; its stderr is kept (the last 4 KB) to say why, should it fail
+    const child = spawn('bash', ['-c', '"$0" "$@" >/dev/null 2>&3; s=$?; times; exit $s', ...argv], {
       ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
       env: opts.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    let err = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => (err = (err + c.toString()).slice(-4096)));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       const wallMs = performance.now() - t0;
       const exitCode = code ?? -1;
-      if (!okExit.includes(exitCode)) return reject(new Error(`${argv.join(' ')} exited ${exitCode}`));
+      if (!okExit.includes(exitCode)) return reject(new Error(`${argv.join(' ')} exited ${exitCode}; its stderr ended:\n${err}`));
       // `times` prints the shell's own line, then its children's: "0m1.234s 0m0.123s"
       const last = out.trim().split('\n').pop() ?? '';
       const secs = [...last.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));

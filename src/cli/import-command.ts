@@ -1,18 +1,15 @@
 /**
- * Loads one command's module (./commands/<name>.js) when a run chose it. Its own module so that the one-file
- * build of the CLI (scripts/finish-build.mjs) can put in its place the same import of the compiled module,
- * made by that build's loader (code run from a V8 code cache has no import() of its own).
+ * Loads one command's module (./commands/<name>.js) when a run chose it. The specifier is a URL made at run
+ * time, so the CLI's bundle (scripts/build.ts) leaves the import as it is: the command runs as the compiled
+ * ES module it is, beside the modules the suites' step definitions import (one copy of each).
  */
+const COMMANDS_DIR = new URL('./commands/', import.meta.url);
+
 export function importCommand<T>(name: string): Promise<T> {
-  return import(`./commands/${name}.js`) as Promise<T>;
+  return import(new URL(`${name}.js`, COMMANDS_DIR).href) as Promise<T>;
 }
 
-/**
- * Loads the module of a command that runs a suite through cucumber (stdio, http, host, certify). Here the same
- * as importCommand; in the one-file build of the CLI, the command from the one-file build of the suites
- * (dist/bundle/suite.cjs: the commands, their step definitions and what they import, linked into one file),
- * where the build made one.
- */
+/** Loads the module of a command that runs a suite through cucumber (stdio, http, host, certify): as any other. */
 export function importSuiteCommand<T>(name: string): Promise<T> {
   return importCommand<T>(name);
 }

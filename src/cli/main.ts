@@ -3,7 +3,6 @@
 // unreadable input; 3 the target never answered the handshake at all; 4 harness error (inconclusive run).
 import { Command, CommanderError, Help } from 'commander';
 import { importCommand, importSuiteCommand } from './import-command.js';
-import { installLinkedCucumber } from '../conformance/run/linked-cucumber.js';
 import { toolVersion } from '../util/tool-version.js';
 
 type Register = (program: Command) => void;
@@ -22,7 +21,7 @@ interface CommandEntry {
   term: string;
   description: string;
   load: () => Promise<Register>;
-  /** The command runs a suite through cucumber: the linked cucumber is installed before its module loads. */
+  /** The command runs a suite through cucumber. */
   cucumber?: true;
 }
 export const COMMANDS: readonly CommandEntry[] = [
@@ -126,8 +125,6 @@ export async function buildProgram(only?: string, every = false): Promise<Comman
     .exitOverride()
     .hook('preAction', (_program, command) => refuseOptionsAsValues(command));
   const chosen = COMMANDS.find((c) => c.name === only);
-  // before the command's modules are linked (linked-cucumber.ts)
-  if (chosen?.cucumber === true) installLinkedCucumber();
   if (chosen !== undefined) (await chosen.load())(program);
   else if (every) for (const c of COMMANDS) (await c.load())(program);
   else {

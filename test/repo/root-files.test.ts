@@ -8,15 +8,18 @@ import { findPackageRoot } from '../../src/util/package-root.js';
 /** Files allowed at the root. Add one only with a reason a newcomer would accept. */
 const ROOT_FILES = new Set([
   '.gitignore',
+  'CONTRIBUTING.md',
   'README.md',
   // the composite action (one `uses:` step in a provider's or host's CI): GitHub reads it only from the root
   'action.yml',
   'SPEC.md',
   'cucumber.mjs',
+  'eslint.config.mjs',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
+  'tsconfig.scripts.json',
 ]);
 
 /** Folders allowed at the root (each is described in docs/architecture.md). */

@@ -57,7 +57,8 @@ describe('under load: no false handshake failure against an npx-launched provide
     assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build`);
     // npx's first run from a checkout links the package into its cache (~/.npm/_npx), seconds of CPU that
     // are npm's, not the provider's start-up: done once before the load, as any later run of a user's CI finds it
-    const warm = spawnSync('npx', ['--no-install', 'cgp-conformance', '--version'], { cwd: ROOT, encoding: 'utf8' });
+    // (without running the package's `prepare`: that would rebuild this checkout's dist/ under the other tests)
+    const warm = spawnSync('npx', ['--no-install', 'cgp-conformance', '--version'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_ignore_scripts: 'true' } });
     assert.equal(warm.status, 0, `npx --no-install cgp-conformance --version failed: ${warm.stderr}`);
     busy(LOOPS);
     companions(COMPANIONS);

@@ -5,11 +5,9 @@
  * report) and <out>/<name>.junit.xml, <out> being --out / CGP_REPORTS_DIR / ./cgp-reports (reports-dir.ts);
  * progress goes to stderr (stdout stays free for --json).
  *
- * The selection is checked before anything is spawned (selection.ts): a malformed tag expression, or one
- * selecting no scenario, is a ConfigError (exit 2). It is read from the build's index of the features where
- * that index matches the feature files (feature-index.ts), so that the target's first process starts before
- * cucumber is loaded and the fresh connections start as soon as it has answered; else cucumber parses the
- * features for it first.
+ * The selection is checked before the scenarios run (selection.ts): a malformed tag expression is a
+ * ConfigError (exit 2) before anything is spawned; one selecting no scenario is a ConfigError too, once
+ * cucumber has read the features (the preflight's process, started meanwhile, is stopped at once).
  *
  * Before cucumber starts, the target is connected and handshaken once ("preflight"); that connection becomes
  * the suite's shared connection. A target that never answers at all (spawn failure, refused, no bytes before
@@ -18,13 +16,11 @@
  * Runs in one process are sequential (the suite runtime is a per-process singleton); cucumber's support
  * library is loaded once and reused across runs.
  */
-// first: in place before cucumber loads cucumber-expressions (step matching without regexp-tree)
-import './native-match-indices.js';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfiguration, loadSupport, runCucumber, type IRunConfiguration, type IRunEnvironment, type IRunOptions, type ISupportCodeLibrary } from '@cucumber/cucumber/api';
+import type { IRunConfiguration, IRunEnvironment, IRunOptions, ISupportCodeLibrary } from '@cucumber/cucumber/api';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { findPackageRoot } from '../../util/package-root.js';
 import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from '../suite/config.js';
@@ -36,8 +32,7 @@ import { junitTargetName, renderJunit } from '../report/junit.js';
 import { openMessagesFile } from '../report/messages-file.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
 import { supportFiles, type SupportSide } from './support-files.js';
-import { indexedSelection } from './feature-index.js';
-import { checkTagExpression, freshDemandOf, selectScenarios, someSelected, type SelectedScenario } from './selection.js';
+import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
 import { openSession, StdioSession } from '../suite/session.js';
 import { summarize, type CucumberMessage, type SuiteSummary } from '../suite/summary.js';
 
@@ -94,6 +89,15 @@ export interface RunSuiteResult {
 
 let support: { key: string; side: SupportSide; library: ISupportCodeLibrary } | undefined;
 
+/**
+ * Cucumber's API, loaded when a run first calls it: a provider run has started its target's first process
+ * (the preflight) by then, so that process starts while cucumber loads, not after.
+ */
+let api: Promise<typeof import('@cucumber/cucumber/api')> | undefined;
+function cucumber(): Promise<typeof import('@cucumber/cucumber/api')> {
+  return (api ??= import('@cucumber/cucumber/api'));
+}
+
 const EMPTY_SUMMARY: SuiteSummary = {
   success: false,
   scenarios: [],
@@ -122,7 +126,6 @@ async function planCucumber(
   sideTags: string,
   worldParameters: Record<string, unknown>,
   paths: { messagesPath: string; junitPath: string },
-  indexed: SelectedScenario[] | undefined,
 ): Promise<CucumberPlan> {
   const userTags = checkTagExpression(opts.tags);
   const tags = withUserTags(sideTags, userTags);
@@ -132,17 +135,17 @@ async function planCucumber(
     throw new Error(`runSuite: this process loaded only the ${which} steps (steps: 'side'); a ${opts.side} run needs steps: 'all' from the first run on`);
   }
   const toLoad = supportFiles(root, which);
-  const files = 'require' in toLoad ? toLoad.require : toLoad.import;
+  const files = toLoad.import;
   const progress = opts.progress === undefined ? process.stderr : opts.progress;
   // the messages file is written from runCucumber's message callback (runPlanned), the JUnit file from the
   // run's summary once it has ended (writeJunit): the only formatter cucumber loads is the progress output
   const format: Array<string | [string, string?]> = progress !== null ? [opts.progressFormat ?? 'progress'] : [];
   const environment: IRunEnvironment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
-  const { runConfiguration } = await loadConfiguration(
+  const { runConfiguration } = await (await cucumber()).loadConfiguration(
     {
       file: false,
       provided: {
-        paths: featurePaths(root, features, indexed),
+        paths: features.map((f) => join(root, 'features', f, '**', '*.feature')),
         ...toLoad,
         tags,
         format,
@@ -152,35 +155,17 @@ async function planCucumber(
     },
     environment,
   );
-  const selected = indexed ?? (await selectScenarios(runConfiguration.sources, environment, userTags, opts.side));
+  const selected = await selectScenarios(runConfiguration.sources, environment, userTags, opts.side);
   return { runConfiguration, environment, key: files.join('\n'), side: which, freshDemand: freshDemandOf(selected, root, FRESH_STEPS), messagesPath: paths.messagesPath };
-}
-
-/**
- * The feature paths cucumber expands. With the index's selection (current for these files), only the files
- * that hold a selected scenario, each named exactly, in the index's order (cucumber's): cucumber neither walks
- * the features directory to expand a pattern, twice (support loading and the run), nor parses a file it would
- * run nothing from. Without it, every feature file under the side's directories, by pattern.
- */
-function featurePaths(root: string, features: string[], indexed: SelectedScenario[] | undefined): string[] {
-  if (indexed === undefined) return features.map((f) => join(root, 'features', f, '**', '*.feature'));
-  return [...new Set(indexed.map((s) => s.uri))].map((uri) => join(root, ...uri.split('/')));
 }
 
 function withUserTags(sideTags: string, userTags: string | undefined): string {
   return userTags !== undefined ? `${sideTags} and (${userTags})` : sideTags;
 }
 
-/** The selection, from the build's index of the features where it matches them (feature-index.ts); undefined where it does not. */
-function selectFromIndex(opts: RunSuiteOptions, root: string, features: string[], sideTags: string): SelectedScenario[] | undefined {
-  const userTags = checkTagExpression(opts.tags);
-  const selected = indexedSelection(root, features, withUserTags(sideTags, userTags));
-  return selected === undefined ? undefined : someSelected(selected, userTags, opts.side);
-}
-
 /** The step definitions, loaded once per process (certify and the red team run many suites in one process). */
 async function supportFor(plan: CucumberPlan): Promise<ISupportCodeLibrary> {
-  if (support?.key !== plan.key) support = { key: plan.key, side: plan.side, library: await loadSupport(plan.runConfiguration, plan.environment) };
+  if (support?.key !== plan.key) support = { key: plan.key, side: plan.side, library: await (await cucumber()).loadSupport(plan.runConfiguration, plan.environment) };
   return support.library;
 }
 
@@ -190,6 +175,7 @@ async function runPlanned(plan: CucumberPlan, library?: ISupportCodeLibrary): Pr
   const file = openMessagesFile(plan.messagesPath);
   let result;
   try {
+    const { runCucumber } = await cucumber();
     result = await runCucumber(options, plan.environment, (m) => {
       messages.push(m as CucumberMessage);
       file.add(m);
@@ -217,10 +203,8 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const paths = outputPaths(opts);
   const { messagesPath, junitPath } = paths;
   const runId = `run-${randomBytes(6).toString('hex')}`;
-  // A tag expression that does not parse, or (where the index of the features tells) one that selects
-  // nothing, is a usage error before anything is started.
+  // A tag expression that does not parse is a usage error before anything is started.
   checkTagExpression(opts.tags);
-  const indexed = selectFromIndex(opts, root, ['provider'], '@provider');
   const runtime = new SuiteRuntime(config, runId);
 
   // The preflight (connect + handshake once; that connection becomes the shared one) starts first, and its
@@ -256,24 +240,10 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     return { session, outcome };
   })();
   preflight.catch(() => {}); // awaited below
-  // With the selection known already, the fresh connections start as soon as the preflight has been
-  // answered, while cucumber loads.
-  let plannedFresh = false;
-  if (indexed !== undefined) {
-    const demand = freshDemandOf(indexed, root, FRESH_STEPS);
-    preflight.then(
-      ({ outcome }) => {
-        if (neverAnswered(outcome)) return;
-        plannedFresh = true;
-        runtime.planFresh(demand);
-      },
-      () => {},
-    );
-  }
   // The config travels to the steps; the runtime installed below is matched by runId.
   let plan: CucumberPlan;
   try {
-    plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths, indexed);
+    plan = await planCucumber(opts, root, ['provider'], '@provider', { runId, config }, paths);
   } catch (err) {
     // a selection that selects nothing (a usage error): the preflight's process is stopped at once (its
     // handshake, if still outstanding, ends with it), and the error stands
@@ -293,7 +263,8 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
       return { success: false, ran: false, neverAnswered: true, reason: describeError(outcome.error), messagesPath, junitPath, config, summary: EMPTY_SUMMARY };
     }
     runtime.adoptShared(session, outcome);
-    if (!plannedFresh) runtime.planFresh(plan.freshDemand);
+    // the fresh connections the selected scenarios open are started ahead, now that the target has answered
+    runtime.planFresh(plan.freshDemand);
     if (!ackOf(outcome)) opts.progress?.write(`cgp-conformance: the handshake did not produce a handshake_ack; scenarios will report it\n`);
   } catch (err) {
     if (!isTargetError(err) || !opts.runIfNeverAnswered) {
@@ -344,7 +315,7 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     requestTimeoutMs: config.timeouts.requestMs,
   };
   // the published-types scenarios (@types, U4) travel with the host run: certify merges both runs
-  const plan = await planCucumber(opts, root, ['host', 'types'], '(@host or @types)', { host }, paths, selectFromIndex(opts, root, ['host', 'types'], '(@host or @types)'));
+  const plan = await planCucumber(opts, root, ['host', 'types'], '(@host or @types)', { host }, paths);
   const ran = await runPlanned(plan);
   const targetLabel =
     hostCommand !== undefined ? `host process: ${hostCommand}` : hostModule !== undefined ? `host adapter: ${hostModule}` : `the bundled reference host${misbehave !== undefined ? ` (misbehaving: ${misbehave})` : ''}`;

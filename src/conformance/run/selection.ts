@@ -4,7 +4,7 @@
  * "passes".
  */
 import parseTagExpression from '@cucumber/tag-expressions';
-import { loadSources, type IRunEnvironment, type ISourcesCoordinates } from '@cucumber/cucumber/api';
+import type { IRunEnvironment, ISourcesCoordinates } from '@cucumber/cucumber/api';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { ConfigError } from '../suite/config.js';
@@ -30,6 +30,8 @@ export interface SelectedScenario {
 
 /** The scenarios the sources select; a user expression selecting none is a ConfigError. */
 export async function selectScenarios(sources: ISourcesCoordinates, environment: IRunEnvironment, userTags: string | undefined, side: string): Promise<SelectedScenario[]> {
+  // cucumber's API is loaded by the run (run-suite.ts) before it asks for the selection
+  const { loadSources } = await import('@cucumber/cucumber/api');
   const { plan, errors } = await loadSources(sources, environment);
   if (errors.length > 0) throw new Error(`the suite's feature files did not parse: ${errors.map((e) => e.message).join('; ')}`);
   return someSelected(
