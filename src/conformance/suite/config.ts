@@ -146,7 +146,7 @@ export function splitCommandLine(line: string): string[] {
  */
 export function bundledProviderCommand(root = findPackageRoot()): { command: string; args: string[]; compiled: boolean } {
   if (fileURLToPath(import.meta.url).endsWith('.js')) {
-    // the one-file build (scripts/finish-build.mjs): a fresh provider process loads one module, not ~50
+    // the provider bundle (scripts/build.ts, plain esbuild): a fresh provider process loads one module, not ~50
     const bundle = join(root, 'dist', 'bundle', 'provider.cjs');
     return { command: process.execPath, args: [existsSync(bundle) ? bundle : join(root, 'dist', 'src', 'provider', 'main.js')], compiled: true };
   }
