@@ -69,7 +69,7 @@ describe('ingest: structures (§120–§124)', () => {
     assert.equal(split.starts.length, 8);
     assert.equal(lines[split.starts[0]!], 'pkg-0  <1.0.0', 'a record starts after the blank line before its key line');
     const d = distillRecords(lines.join('\n'), 1, [], 600).text;
-    assert.match(d, /\nrecord 6 of 8, lines 28–31 \(Severity "critical" \(1 of 8\)[^\n]*\):\npkg-5  <1\.5\.0\nSeverity: critical\n/);
+    assert.match(d, /\nrecord 6 of 8, lines 28–31 \(Severity "critical" \(1 of 8\)[^\n]*\):\npkg-5 {2}<1\.5\.0\nSeverity: critical\n/);
     assert.match(d, /\nafter the records \(lines 43–43\):\n8 vulnerabilities \(7 moderate, 1 critical\)\n/);
     assert.equal(findRecords(Array.from({ length: 30 }, (_, i) => `2026-12-01T10:00:${String(i).padStart(2, '0')}Z INFO tick ${i}`)), undefined, 'a log is not records');
   });
