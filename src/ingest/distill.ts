@@ -13,6 +13,7 @@ import { describeColumn, inferColumns, parseTable } from './table.js';
 import { digestLog } from './logdigest.js';
 import { analyse, type Item } from './salience.js';
 import { budgetTokens } from '../protocol/token-cost.js';
+import { plural, numberRanges } from './wording.js';
 
 /** Log blocks up to this many lines (any size in bytes) get the template-mining distiller (§68); longer ones the streaming digest. */
 export const STRUCTURED_MAX_LINES = 50_000;
@@ -30,9 +31,6 @@ export interface Distilled {
 /** Longest line a distillate quotes in full (bytes); longer lines are clipped with a marker. */
 export const MAX_QUOTED_LINE = 400;
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** `line 7` / `lines 7–14` (1-based, in the attachment). */
 function lineSpan(a: number, b: number): string {
@@ -329,15 +327,7 @@ export function distillTable(text: string, delimiter: TableDelimiter, firstLineN
 
 /** `lines 5–34` / `line 7` / `lines 2–43, 45–71` — line numbers, as ranges. */
 export function lineList(nos: readonly number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < nos.length) {
-    let j = i;
-    while (j + 1 < nos.length && nos[j + 1] === nos[j]! + 1) j++;
-    parts.push(i === j ? `${nos[i]}` : `${nos[i]}–${nos[j]}`);
-    i = j + 1;
-  }
-  return `${nos.length === 1 ? 'line' : 'lines'} ${parts.join(', ')}`;
+  return `${nos.length === 1 ? 'line' : 'lines'} ${numberRanges(nos)}`;
 }
 
 // ── code and long text ────────────────────────────────────────────────────────────────────────

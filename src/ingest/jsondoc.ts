@@ -13,6 +13,7 @@
 import { budgetTokens } from '../protocol/token-cost.js';
 import { analyse, ALERT, type Item } from './salience.js';
 import { intentHits } from './intent.js';
+import { plural, numberRanges, clipLine } from './wording.js';
 
 export interface JNode {
   kind: 'object' | 'array' | 'scalar';
@@ -210,28 +211,8 @@ function leaves(text: string, node: JNode): Array<[string, string]> {
   return [...acc].map(([k, vs]) => [k, vs.join(', ')]);
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
-function ranges(nos: readonly number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < nos.length) {
-    let j = i;
-    while (j + 1 < nos.length && nos[j + 1] === nos[j]! + 1) j++;
-    parts.push(i === j ? `${nos[i]}` : `${nos[i]}–${nos[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
-}
 
-const MAX_LINE = 400;
-
-function clip(line: string): string {
-  if (line.length <= MAX_LINE) return line;
-  return `${line.slice(0, MAX_LINE)} … (${Buffer.byteLength(line.slice(MAX_LINE), 'utf8')} more bytes of this line)`;
-}
 
 /** Lines an object quoted whole spans at most; a longer one is quoted by its identifying and differing lines. */
 const WHOLE_OBJECT_LINES = 40;
@@ -293,7 +274,7 @@ export function distillJson(text: string, firstLineNo: number, terms: readonly s
       const body: number[] = [];
       if (a === b) {
         // minified: the object's own text, clipped
-        const q = [`${r.path} (${`line ${firstLineNo + a}`}; ${marked[i]!.why.slice(0, 3).join(', ')}): ${clip(text.slice(r.node.start, r.node.end))}`];
+        const q = [`${r.path} (${`line ${firstLineNo + a}`}; ${marked[i]!.why.slice(0, 3).join(', ')}): ${clipLine(text.slice(r.node.start, r.node.end))}`];
         const cost = budgetTokens(q.join('\n'));
         if (cost > left && kept.length > 0) break;
         left -= cost;
@@ -319,7 +300,7 @@ export function distillJson(text: string, firstLineNo: number, terms: readonly s
       let prev = -1;
       for (const x of body) {
         if (prev >= 0 && x > prev + 1) q.push(`  … (lines ${firstLineNo + prev + 1}–${firstLineNo + x - 1} of this object elided) …`);
-        q.push(`L${firstLineNo + x} ${clip(lines[x]!)}`);
+        q.push(`L${firstLineNo + x} ${clipLine(lines[x]!)}`);
         prev = x;
       }
       const cost = budgetTokens(q.join('\n'));
@@ -342,7 +323,7 @@ export function distillJson(text: string, firstLineNo: number, terms: readonly s
     let left = budget - budgetTokens(out.join('\n'));
     lines.forEach((l, x) => {
       if (!(ALERT.test(l) || intentHits(l, terms) > 0)) return;
-      const q = `L${firstLineNo + x} ${clip(l)}`;
+      const q = `L${firstLineNo + x} ${clipLine(l)}`;
       const cost = budgetTokens(q) + 1;
       if (cost > left) return;
       left -= cost;
@@ -354,6 +335,6 @@ export function distillJson(text: string, firstLineNo: number, terms: readonly s
   lines.forEach((l, x) => {
     if (!quoted.has(x) && l.trim() !== '') elided.push(firstLineNo + x);
   });
-  if (elided.length > 0) out.push(`elided (in [full]): lines ${ranges(elided)}`);
+  if (elided.length > 0) out.push(`elided (in [full]): lines ${numberRanges(elided)}`);
   return { text: out.join('\n'), method: 'json-records' };
 }

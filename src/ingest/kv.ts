@@ -13,6 +13,7 @@
 import { budgetTokens } from '../protocol/token-cost.js';
 import { analyse, ALERT, numberOf, type Item } from './salience.js';
 import { intentHits } from './intent.js';
+import { plural, numberRanges, clipLine } from './wording.js';
 
 interface KvLine {
   at: number;
@@ -65,28 +66,8 @@ export function isKeyValueBlock(lines: readonly string[]): boolean {
   return seen >= 5 && kv >= 4 && (kv + comments) * 10 >= seen * 7 && comments * 2 <= seen;
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
-function ranges(nos: readonly number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < nos.length) {
-    let j = i;
-    while (j + 1 < nos.length && nos[j + 1] === nos[j]! + 1) j++;
-    parts.push(i === j ? `${nos[i]}` : `${nos[i]}–${nos[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
-}
 
-const MAX_LINE = 400;
-
-function clip(line: string): string {
-  if (line.length <= MAX_LINE) return line;
-  return `${line.slice(0, MAX_LINE)} … (${Buffer.byteLength(line.slice(MAX_LINE), 'utf8')} more bytes of this line)`;
-}
 
 export function distillKeyValue(text: string, firstLineNo: number, terms: readonly string[], budget: number): { text: string; method: string } {
   const lines = text.split(/\r\n|\n|\r/);
@@ -118,7 +99,7 @@ export function distillKeyValue(text: string, firstLineNo: number, terms: readon
     const { marked, summaries } = analyse(items, terms);
     const label = name.startsWith('metric ') ? name.slice(7) : name.endsWith('|plain') ? 'key: value' : `${g[0]!.key} … (${name.slice(name.indexOf('|') + 1)})`;
     const nums = summaries.filter((s) => !s.startsWith('the same on every one')).slice(0, name.startsWith('metric ') ? 3 : 2);
-    out.push(`${label} ×${g.length} (lines ${ranges(g.map((p) => no(p.at)))})${nums.length > 0 ? `: ${nums.join(' · ')}` : ''}`);
+    out.push(`${label} ×${g.length} (lines ${numberRanges(g.map((p) => no(p.at)))})${nums.length > 0 ? `: ${nums.join(' · ')}` : ''}`);
     marked.forEach((m, k) => {
       if (m.score > 0) {
         score.set(g[k]!.at, m.score);
@@ -152,12 +133,12 @@ export function distillKeyValue(text: string, firstLineNo: number, terms: readon
   for (const p of parsed) if (!compared(p.group, groups.get(p.group)!) && !quoted.has(p.at) && !take(p.at)) break;
   if (quoted.size > 0) {
     out.push('quoted:');
-    for (const x of [...quoted].sort((a, b) => a - b)) out.push(`L${no(x)} ${clip(lines[x]!)}${why.has(x) ? `  ← ${why.get(x)}` : ''}`);
+    for (const x of [...quoted].sort((a, b) => a - b)) out.push(`L${no(x)} ${clipLine(lines[x]!)}${why.has(x) ? `  ← ${why.get(x)}` : ''}`);
   }
   const elided: number[] = [];
   lines.forEach((l, x) => {
     if (!quoted.has(x) && l.trim() !== '') elided.push(no(x));
   });
-  if (elided.length > 0) out.push(`elided (in [full]): lines ${ranges(elided)}`);
+  if (elided.length > 0) out.push(`elided (in [full]): lines ${numberRanges(elided)}`);
   return { text: out.join('\n'), method: 'key-value' };
 }

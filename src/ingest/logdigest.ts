@@ -19,6 +19,7 @@
  */
 import { DrainTree, tokenise, type FieldType, type Template, type Token, type TokenisedLine } from './drain.js';
 import { intentHits } from './intent.js';
+import { plural, clipLine } from './wording.js';
 
 export interface LogDigestOptions {
   /** 1-based line number of the block's first line in its attachment. */
@@ -29,7 +30,6 @@ export interface LogDigestOptions {
 /** Lines quoted at most (after burst compression); rank decides which. */
 export const MAX_QUOTED_LINES = 36;
 /** Longest quoted line (chars); longer ones are clipped with a marker. */
-const MAX_LINE = 400;
 const MAX_TEMPLATES = 14;
 const MAX_GROUPS = 8;
 const BURST_GAP = 5;
@@ -119,10 +119,6 @@ function where(nos: readonly number[]): string {
   return `lines ${nos[0]}–${nos.at(-1)}, interleaved`;
 }
 
-function clip(line: string): string {
-  if (line.length <= MAX_LINE) return line;
-  return `${line.slice(0, MAX_LINE)} … (${Buffer.byteLength(line.slice(MAX_LINE), 'utf8')} more bytes of this line)`;
-}
 
 function timeSpan(ls: readonly Line[]): string {
   let lo: Line | undefined;
@@ -511,7 +507,7 @@ function quotedLineEntries(chosen: readonly Quote[], lines: readonly Line[]): st
   let seq = 0;
   for (const q of chosen) {
     const l = lines[q.line]!;
-    entries.push({ no: l.no, seq: seq++, text: `L${l.no} ${clip(l.text)}` });
+    entries.push({ no: l.no, seq: seq++, text: `L${l.no} ${clipLine(l.text)}` });
     if (q.burst) {
       const mid = q.burst.slice(0, -1);
       const last = lines[q.burst.at(-1)!]!;
@@ -520,7 +516,7 @@ function quotedLineEntries(chosen: readonly Quote[], lines: readonly Line[]): st
         const span = timeSpan(ms);
         entries.push({ no: l.no, seq: seq++, text: `… ${q.label}: ${plural(mid.length, 'more line')} like these (${mid.length === 1 ? 'line' : 'lines'} ${ranges(ms.map((x) => x.no), 4)})${span ? `, ${span}` : ''} …` });
       } else entries.push({ no: l.no, seq: seq++, text: `… ${q.label} …` });
-      entries.push({ no: last.no, seq: seq++, text: `L${last.no} ${clip(last.text)}` });
+      entries.push({ no: last.no, seq: seq++, text: `L${last.no} ${clipLine(last.text)}` });
     }
   }
   entries.sort((a, b) => a.no - b.no || a.seq - b.seq);
@@ -539,9 +535,6 @@ function elidedLines(m: Mined, quotedLines: ReadonlySet<number>, firstLineNo: nu
   return [`elided (in [full]): lines ${ranges(elided, 1_000)}${m.blank.length ? ` (${plural(m.blank.length, 'blank line')})` : ''}`];
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Numeric spread and distinct counts of a template's free slots (not its group slots). */
 function spread(t: TemplateInfo): string {

@@ -22,6 +22,7 @@ import { budgetTokens } from '../protocol/token-cost.js';
 import { leadingTimestamp } from './timestamps.js';
 import { analyse, ALERT, type Item } from './salience.js';
 import { intentHits } from './intent.js';
+import { plural, numberRanges, clipLine } from './wording.js';
 
 export interface RecordSplit {
   /** Line index (within the lines given) where each record starts. */
@@ -152,30 +153,11 @@ function fieldsOf(lines: readonly string[]): Array<[string, string]> {
   return [...out];
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
-function ranges(nos: readonly number[]): string {
-  const parts: string[] = [];
-  let i = 0;
-  while (i < nos.length) {
-    let j = i;
-    while (j + 1 < nos.length && nos[j + 1] === nos[j]! + 1) j++;
-    parts.push(i === j ? `${nos[i]}` : `${nos[i]}–${nos[j]}`);
-    i = j + 1;
-  }
-  return parts.join(', ');
-}
 
-const MAX_LINE = 400;
 const WHOLE_RECORD_LINES = 30;
 const MAX_EDGE_LINES = 12;
 
-function clip(line: string): string {
-  if (line.length <= MAX_LINE) return line;
-  return `${line.slice(0, MAX_LINE)} … (${Buffer.byteLength(line.slice(MAX_LINE), 'utf8')} more bytes of this line)`;
-}
 
 export function distillRecords(text: string, firstLineNo: number, terms: readonly string[], budget: number): { text: string; method: string } {
   const lines = text.split(/\r\n|\n|\r/);
@@ -203,7 +185,7 @@ export function distillRecords(text: string, firstLineNo: number, terms: readonl
     let prev = -1;
     for (const x of take) {
       if (prev >= 0 && x > prev + 1 && take.indexOf(x) > 0 && idx.indexOf(x) - idx.indexOf(prev) > 1) out.push(`… (lines ${no(prev + 1)}–${no(x - 1)} elided) …`);
-      out.push(clip(lines[x]!));
+      out.push(clipLine(lines[x]!));
       quoted.add(x);
       prev = x;
     }
@@ -233,7 +215,7 @@ export function distillRecords(text: string, firstLineNo: number, terms: readonl
     let prev = -1;
     for (const x of body) {
       if (prev >= 0 && x > prev + 1) t.push(`… (lines ${no(prev + 1)}–${no(x - 1)} of this record elided) …`);
-      t.push(clip(lines[x]!));
+      t.push(clipLine(lines[x]!));
       prev = x;
     }
     const cost = budgetTokens(t.join('\n')) + 1;
@@ -253,7 +235,7 @@ export function distillRecords(text: string, firstLineNo: number, terms: readonl
     const r = recs[0]!;
     out.push(`no record differs from the others; the first, lines ${no(r.from)}–${no(r.to)}:`);
     for (let x = r.from; x <= Math.min(r.to, r.from + WHOLE_RECORD_LINES - 1); x++) {
-      out.push(clip(lines[x]!));
+      out.push(clipLine(lines[x]!));
       quoted.add(x);
     }
   }
@@ -263,6 +245,6 @@ export function distillRecords(text: string, firstLineNo: number, terms: readonl
   lines.forEach((l, x) => {
     if (!quoted.has(x) && !(x === lines.length - 1 && l === '')) elided.push(no(x));
   });
-  if (elided.length > 0) out.push(`elided (in [full]): lines ${ranges(elided)}`);
+  if (elided.length > 0) out.push(`elided (in [full]): lines ${numberRanges(elided)}`);
   return { text: out.join('\n'), method: 'records' };
 }

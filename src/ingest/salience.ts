@@ -19,6 +19,7 @@
  * Deterministic: a function of the items in order.
  */
 import { intentHits } from './intent.js';
+import { plural } from './wording.js';
 
 export interface Item {
   /** Field name → value as written (a missing field is absent). */
@@ -174,9 +175,6 @@ function fmt(x: number): string {
   return Math.abs(x) >= 1e6 || (Math.abs(x) < 1e-3 && x !== 0) ? x.toPrecision(3) : String(Math.round(x * 1000) / 1000);
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Display value of a folded categorical key: the raw value when every value of that kind is the same, else the kind (`Up # hours`). */
 function shown(st: FieldStats, key: string): string {
