@@ -16,17 +16,35 @@ import { findPackageRoot } from '../src/util/package-root.js';
 import { onlyProfile, summariseProfile } from './lib/cpu-profile.js';
 import { median, seconds, timeProcess, wallOf } from './lib/timing.js';
 
-const { values } = parseArgs({ options: { before: { type: 'string' }, runs: { type: 'string', default: '3' } } });
-if (values.before === undefined) throw new Error('give --before <dir>: another checkout of the toolkit, built');
+const USAGE = `usage: npx tsx bench/before-after.ts --before <dir> [--runs N]
+  --before <dir>  another checkout of the toolkit, built (npm run build); this checkout is "after" (built too)
+  --runs N        interleaved runs (default 3), each: --version and --help 5 times, the full provider suite,
+                  one scenario (@B3), the host suite, certify — before and after side by side
+`;
+const { values } = parseArgs({ options: { before: { type: 'string' }, runs: { type: 'string', default: '3' }, help: { type: 'boolean', short: 'h' } } });
+if (values.help === true) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (values.before === undefined) {
+  process.stderr.write(`bench/before-after: give --before <dir>: another checkout of the toolkit, built\n${USAGE}`);
+  process.exit(2);
+}
 const RUNS = Number(values.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) {
+  process.stderr.write(`bench/before-after: --runs must be a positive integer, got ${JSON.stringify(values.runs)}\n`);
+  process.exit(2);
+}
 const NODE = process.execPath;
 const WORK = mkdtempSync(join(tmpdir(), 'cgp-bench-before-after-'));
 const binOf = (root: string) => [join(root, 'dist', 'bundle', 'cli.cjs'), join(root, 'dist', 'src', 'cli', 'bin.js')].find((f) => existsSync(f))!;
 const providerOf = (root: string) => [join(root, 'dist', 'bundle', 'provider.cjs'), join(root, 'dist', 'src', 'provider', 'main.js')].find((f) => existsSync(f))!;
 const ROOTS = { before: resolve(values.before), after: findPackageRoot() };
 const SIDES = { before: binOf(ROOTS.before), after: binOf(ROOTS.after) };
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 type Side = keyof typeof SIDES;
 const r: Record<string, number[]> = {};
@@ -63,14 +81,19 @@ for (let i = 0; i < RUNS; i++) {
     put(`${s} certify`, t.wallMs);
     put(`${s} certify cpu`, t.cpuMs);
   }
-  process.stderr.write(`run ${i + 1}/${RUNS} (load ${load()}): provider suite ${seconds(r['before provider']!.at(-1)!)} → ${seconds(r['after provider']!.at(-1)!)}, host ${seconds(r['before host']!.at(-1)!)} → ${seconds(r['after host']!.at(-1)!)}, certify ${seconds(r['before certify']!.at(-1)!)} → ${seconds(r['after certify']!.at(-1)!)}\n`);
+  process.stderr.write(
+    `run ${i + 1}/${RUNS} (load ${load()}): provider suite ${seconds(r['before provider']!.at(-1)!)} → ${seconds(r['after provider']!.at(-1)!)}, host ${seconds(r['before host']!.at(-1)!)} → ${seconds(r['after host']!.at(-1)!)}, certify ${seconds(r['before certify']!.at(-1)!)} → ${seconds(r['after certify']!.at(-1)!)}\n`,
+  );
 }
 const m = (k: string) => median(r[k]!);
 const node0 = m('node -e 0');
 const out = [`bench/before-after — ${process.version}, ${cpus().length} CPUs, ${RUNS} interleaved runs (start-up: ${RUNS * 5} starts each), load average ${load()} at end`];
 out.push(`                       before                after`);
 out.push(`  node -e 0            ${(node0 / 1000).toFixed(3)} s`);
-for (const k of ['--version', '--help']) out.push(`  ${k.padEnd(20)} ${(m(`before ${k}`) / 1000).toFixed(3)} s  ${(m(`before ${k}`) / node0).toFixed(2)}×     ${(m(`after ${k}`) / 1000).toFixed(3)} s  ${(m(`after ${k}`) / node0).toFixed(2)}× node -e 0`);
+for (const k of ['--version', '--help'])
+  out.push(
+    `  ${k.padEnd(20)} ${(m(`before ${k}`) / 1000).toFixed(3)} s  ${(m(`before ${k}`) / node0).toFixed(2)}×     ${(m(`after ${k}`) / 1000).toFixed(3)} s  ${(m(`after ${k}`) / node0).toFixed(2)}× node -e 0`,
+  );
 // wall, then the CPU (user + sys) of the process and every child it started: on a loaded machine the CPU
 // moves less with the load than the wall does
 const line = (label: string, k: string) =>
