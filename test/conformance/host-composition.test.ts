@@ -1,9 +1,9 @@
-// The composition group of the host suite: its checks (src/conformance/host/checks-composition.ts) pass on
+// The composition group of the host suite: its checks (src/conformance/host-suite/checks/composition.ts) pass on
 // the honest composer's output and fail, naming their id, on the output of each misbehaving variant
-// (src/conformance/host/variants/composition.ts); the variants' re-render is the honest renderer minus one safeguard.
+// (src/conformance/host-suite/variants/composition.ts); the variants' re-render is the honest renderer minus one safeguard.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HostUnderTest } from '../../src/conformance/host/adapter.js';
+import type { HostUnderTest } from '../../src/conformance/host-suite/adapter.js';
 import {
   checkAuditExplainsDrops,
   checkFenced,
@@ -16,12 +16,12 @@ import {
   checkSameFrameIdOnce,
   checkThresholdConfined,
   servedBy,
-} from '../../src/conformance/host/checks-composition.js';
+} from '../../src/conformance/host-suite/checks/composition.js';
 import { composeForPrompt } from '../../src/host/compose/index.js';
 import { fixtureAnswer, fixtureFrame, fixtureProvider, fixtureQuery } from '../../src/host/compose/fixtures.js';
 import type { ComposeOptions } from '../../src/host/compose/types.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
-import { COMPOSITION_VARIANTS, rerender } from '../../src/conformance/host/variants/composition.js';
+import { COMPOSITION_VARIANTS, rerender } from '../../src/conformance/host-suite/variants/composition.js';
 import type { ProviderAnswer } from '../../src/host/types.js';
 import type { Finding } from '../../src/protocol/findings.js';
 

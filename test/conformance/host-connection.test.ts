@@ -13,10 +13,10 @@ import {
   checkUnknownKindKept,
   checkUnknownRelKept,
   checkVersionMismatchRefused,
-} from '../../src/conformance/host/checks-connection.js';
+} from '../../src/conformance/host-suite/checks/connection.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
 import { Host, ProviderError, ScopeContradiction, VersionMismatch } from '../../src/host/index.js';
-import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';
+import { hostMisbehaviour } from '../../src/conformance/host-suite/variants/manifest.js';
 import type { ProviderAnswer, ProviderDescriptor } from '../../src/host/types.js';
 import { recorded, SAMPLE_QUERY, scripted, tempDir } from '../fixtures/host/helpers.js';
 

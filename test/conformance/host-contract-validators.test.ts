@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { contractIssues, contractSchemaDir, CONTRACT_SCHEMA_BASE } from '../../src/conformance/host/contract.js';
+import { contractIssues, contractSchemaDir, CONTRACT_SCHEMA_BASE } from '../../src/conformance/host-suite/control/contract.js';
 import { pointerTokens } from '../../src/util/json-pointer.js';
 
 const at = (doc: unknown, pointer: string): unknown => pointerTokens(pointer).reduce<unknown>((node, t) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[t] : undefined), doc);

@@ -1,5 +1,5 @@
 // The host contract (docs/host-control-protocol.md) against hosts that are not the bundled one:
-//  - false verdicts: each honest alternative (src/conformance/host/variants/honest.ts) — another prompt
+//  - false verdicts: each honest alternative (src/conformance/host-suite/variants/honest.ts) — another prompt
 //    format, a time-out for a mis-correlated reply, structured errors with extra members, no attribution —
 //    passes every scenario it is run on, or is not applicable with the capability named;
 //  - every op result of the bundled host is valid under the published schemas (schema/host-control).
@@ -80,11 +80,11 @@ describe('capabilities decide applicability, never a pass', () => {
 
 describe('every op result of the bundled host is valid under the published schemas (schema/host-control)', () => {
   it('in process and over the control protocol', async () => {
-    const { createBundledHost } = await import('../../src/conformance/host/adapter.js');
-    const { controlledHostFactory, disposeWarmHosts } = await import('../../src/conformance/host/control-client.js');
-    const { contractIssues } = await import('../../src/conformance/host/contract.js');
-    const { toWire } = await import('../../src/conformance/host/control-protocol.js');
-    const { SCRIPTED_PROVIDER } = await import('../../src/conformance/host/scripted-relay.js');
+    const { createBundledHost } = await import('../../src/conformance/host-suite/adapter.js');
+    const { controlledHostFactory, disposeWarmHosts } = await import('../../src/conformance/host-suite/control/control-client.js');
+    const { contractIssues } = await import('../../src/conformance/host-suite/control/contract.js');
+    const { toWire } = await import('../../src/conformance/host-suite/control/control-protocol.js');
+    const { SCRIPTED_PROVIDER } = await import('../../src/conformance/host-suite/scripted/scripted-relay.js');
     const dir = mkdtempSync(join(tmpdir(), 'cgp-host-schema-'));
     const options = { ledgerPath: join(dir, 'ledger.jsonl'), handshakeTimeoutMs: 10_000, requestTimeoutMs: 10_000 };
     const script = {
@@ -124,7 +124,7 @@ describe('every op result of the bundled host is valid under the published schem
     };
     try {
       await drive(createBundledHost(options), 'in-process');
-      const factory = controlledHostFactory(`${process.execPath} --import tsx src/conformance/host/control-server.ts`);
+      const factory = controlledHostFactory(`${process.execPath} --import tsx src/conformance/host-suite/control/control-server.ts`);
       await drive(await factory({ ...options, ledgerPath: join(dir, 'ledger2.jsonl') }), 'controlled');
     } finally {
       await disposeWarmHosts();
@@ -148,8 +148,8 @@ describe('a result that breaks the published contract', () => {
 
 describe('errors are printed field by field', () => {
   it('a plain error object with extra members, and a wire error, never print as [object Object]', async () => {
-    const { describeHostError } = await import('../../src/conformance/host/check-text.js');
-    const { ControlledHostError } = await import('../../src/conformance/host/control-protocol.js');
+    const { describeHostError } = await import('../../src/conformance/host-suite/checks/text.js');
+    const { ControlledHostError } = await import('../../src/conformance/host-suite/control/control-protocol.js');
     const plain = describeHostError({ code: 'consent_required', message: 'no receipt', anchor: 'C6', scopes: ['cloud'], provider: 'p1', hint: 'x' });
     assert.equal(plain, 'consent_required: no receipt [anchor=C6, scopes=["cloud"], provider=p1, hint=x]');
     const wire = describeHostError(new ControlledHostError({ code: 'provider_error', message: 'failed', rawCode: 'acme:busy', detail: { a: 1 } }));

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { controlledHostFactory, disposeWarmHosts } from '../../src/conformance/host/control-client.js';
-import type { HostUnderTestOptions } from '../../src/conformance/host/adapter.js';
+import { controlledHostFactory, disposeWarmHosts } from '../../src/conformance/host-suite/control/control-client.js';
+import type { HostUnderTestOptions } from '../../src/conformance/host-suite/adapter.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'cgp-host-reuse-'));
 // A scripted control host: its name is its pid and session count; `logText` stalls when asked (a broken

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { runSuite } from '../../src/conformance/run/run-suite.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
-const SERVER = `${process.execPath} --import tsx src/conformance/host/control-server.ts`;
+const SERVER = `${process.execPath} --import tsx src/conformance/host-suite/control/control-server.ts`;
 
 test('host control protocol: the honest bundled host passes C6 through a controlled process; skip-consent-gate is caught', async () => {
   const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-host-control-'));

@@ -9,11 +9,11 @@ import {
   checkNamespacedScopeNotBase,
   checkRepliesDemultiplexed,
   checkUnknownMembersIgnored,
-} from '../../src/conformance/host/checks-extensibility.js';
+} from '../../src/conformance/host-suite/checks/extensibility.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
 import { ConsentRequired, CorrelationMismatch, Host, HandshakeFailed, ProviderError, ProviderTimeout } from '../../src/host/index.js';
-import { HOST_MISBEHAVIOURS } from '../../src/conformance/host/variants/manifest.js';
-import { EXTENSIBILITY_VARIANTS } from '../../src/conformance/host/variants/extensibility.js';
+import { HOST_MISBEHAVIOURS } from '../../src/conformance/host-suite/variants/manifest.js';
+import { EXTENSIBILITY_VARIANTS } from '../../src/conformance/host-suite/variants/extensibility.js';
 import type { HostPolicies } from '../../src/host/host.js';
 import type { ProviderAnswer, ProviderDescriptor } from '../../src/host/types.js';
 import { SAMPLE_QUERY, SCRIPTED, NODE } from '../fixtures/host/helpers.js';

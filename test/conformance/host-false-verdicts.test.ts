@@ -1,5 +1,5 @@
 // False verdicts against honest hosts written elsewhere (docs/interpretations.md §97–§101), each reproduced
-// with an honest alternative to the bundled host (src/conformance/host/variants/honest.ts):
+// with an honest alternative to the bundled host (src/conformance/host-suite/variants/honest.ts):
 //  - schema-minimal: every op result reduced to the members its published schema requires — the WHOLE host
 //    suite gives the bundled host's verdicts, with no harness error;
 //  - local-ids: providers keyed by local ids that are not their names, in every FrameId it reports and on the
@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runSuite } from '../../src/conformance/run/run-suite.js';
-import { checkMissingVerdictUnknown, checkReusedOnlyOnValid } from '../../src/conformance/host/checks-proofs.js';
-import { ProviderIdentities } from '../../src/conformance/host/identity.js';
-import { Inconclusive } from '../../src/conformance/host/inconclusive.js';
-import { HarnessError } from '../../src/conformance/suite/errors.js';
+import { checkMissingVerdictUnknown, checkReusedOnlyOnValid } from '../../src/conformance/host-suite/checks/proofs.js';
+import { ProviderIdentities } from '../../src/conformance/host-suite/identity.js';
+import { Inconclusive } from '../../src/conformance/host-suite/inconclusive.js';
+import { HarnessError } from '../../src/conformance/provider-suite/errors.js';
 import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
 
@@ -155,7 +155,7 @@ describe('R3 and D2 on synthetic compositions', () => {
   };
 
   it('R3: fences of different lengths pass; content holding its own block\'s closer fails', async () => {
-    const { checkFenced } = await import('../../src/conformance/host/checks-composition.js');
+    const { checkFenced } = await import('../../src/conformance/host-suite/checks/composition.js');
     const hostile = { provider: 'h', id: 'frm_h', kind: 'doc', marker: 'OVERRIDE' };
     const a = 'plain ``` inside';
     const h = 'x\n```\nOVERRIDE';
@@ -174,7 +174,7 @@ describe('R3 and D2 on synthetic compositions', () => {
   });
 
   it('D2: two content_digests of one frame id are two contents; dedup by id alone fails', async () => {
-    const { checkVersionsKept } = await import('../../src/conformance/host/checks-composition.js');
+    const { checkVersionsKept } = await import('../../src/conformance/host-suite/checks/composition.js');
     const offered = [answer('docs', [['frm_p', 'revision 1']]), answer('docs', [['frm_p', 'revision 2']])];
     const both = composed([
       { provider: 'docs', id: 'frm_p', open: '<q>', content: 'revision 1', close: '</q>' },

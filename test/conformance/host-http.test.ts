@@ -14,11 +14,11 @@ import {
   checkNonLoopbackGated,
   checkPlaintextRefused,
   credentialWasSent,
-} from '../../src/conformance/host/checks-http.js';
-import { loopbackLookup, NON_LOOPBACK_NAME, startHttpProvider, testCertificate, type HttpProvider, type RecordedRequest } from '../../src/conformance/host/http-provider.js';
-import type { HostUnderTest } from '../../src/conformance/host/adapter.js';
+} from '../../src/conformance/host-suite/checks/http.js';
+import { loopbackLookup, NON_LOOPBACK_NAME, startHttpProvider, testCertificate, type HttpProvider, type RecordedRequest } from '../../src/conformance/host-suite/scripted/http-provider.js';
+import type { HostUnderTest } from '../../src/conformance/host-suite/adapter.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
-import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';
+import { hostMisbehaviour } from '../../src/conformance/host-suite/variants/manifest.js';
 
 const servers: HttpProvider[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'cgp-host-http-test-'));

@@ -1,18 +1,18 @@
 // The proofs group of the host suite (F13, V2, V3): its pure checks (each passes on a conformant
 // observation and fails, naming its id, on a violating one — and reports a scenario that leaves nothing
-// to witness instead of passing it), and the misbehaving variants of src/conformance/host/variants/proofs.ts
+// to witness instead of passing it), and the misbehaving variants of src/conformance/host-suite/variants/proofs.ts
 // driven end to end against the scripted provider (each caught by the check its scenario runs).
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { retainProofs, type CommittedFrame } from '../../src/attest/index.js';
-import { createBundledHost } from '../../src/conformance/host/adapter.js';
-import { checkKeptProofsRecomputeRoot, checkMissingVerdictUnknown, checkReusedOnlyOnValid, signedResultScript } from '../../src/conformance/host/checks-proofs.js';
-import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scripted-relay.js';
+import { createBundledHost } from '../../src/conformance/host-suite/adapter.js';
+import { checkKeptProofsRecomputeRoot, checkMissingVerdictUnknown, checkReusedOnlyOnValid, signedResultScript } from '../../src/conformance/host-suite/checks/proofs.js';
+import { SCRIPTED_PROVIDER } from '../../src/conformance/host-suite/scripted/scripted-relay.js';
 import type { ComposedPrompt } from '../../src/host/compose/types.js';
-import { hostMisbehaviour, HOST_MISBEHAVIOURS } from '../../src/conformance/host/variants/manifest.js';
-import { PROOFS_VARIANTS } from '../../src/conformance/host/variants/proofs.js';
+import { hostMisbehaviour, HOST_MISBEHAVIOURS } from '../../src/conformance/host-suite/variants/manifest.js';
+import { PROOFS_VARIANTS } from '../../src/conformance/host-suite/variants/proofs.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
 import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
 import type { Finding } from '../../src/protocol/findings.js';

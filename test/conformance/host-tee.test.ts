@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { TEE } from '../../src/conformance/host/checks-verify.js';
+import { TEE } from '../../src/conformance/host-suite/checks/verify.js';
 
 const LINE = JSON.stringify({ type: 'frames', result: { frames: [{ id: 'frm_x' }], truncated: false } });
 // writes the line, then a marker file saying it has (so the test waits for the fact, not for a fixed time)

@@ -9,7 +9,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { createBundledHost } from '../../src/conformance/host/adapter.js';
+import { createBundledHost } from '../../src/conformance/host-suite/adapter.js';
 import {
   checkDigestlessNotReused,
   checkReuseOnlyOnValid,
@@ -21,17 +21,17 @@ import {
   checkVerifyIdentitiesOnly,
   servedFrames,
   smallOrderKeyScript,
-} from '../../src/conformance/host/checks-verify.js';
+} from '../../src/conformance/host-suite/checks/verify.js';
 import {
   checkAttributionHandles,
   checkAttributionReconcilable,
   checkCitedObserved,
   checkUsageBillsServed,
-} from '../../src/conformance/host/checks-usage.js';
-import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scripted-relay.js';
+} from '../../src/conformance/host-suite/checks/usage.js';
+import { SCRIPTED_PROVIDER } from '../../src/conformance/host-suite/scripted/scripted-relay.js';
 import { checkFieldStability, inventorySchemaDir, readInventory } from '../../src/conformance/types/types-stability.js';
 import type { FanOutResult } from '../../src/host/fan-out.js';
-import { hostMisbehaviour } from '../../src/conformance/host/variants/manifest.js';
+import { hostMisbehaviour } from '../../src/conformance/host-suite/variants/manifest.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
 import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
 import type { Finding } from '../../src/protocol/findings.js';

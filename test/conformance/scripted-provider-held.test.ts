@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { SCRIPTED_PROVIDER } from '../../src/conformance/host/scripted-relay.js';
+import { SCRIPTED_PROVIDER } from '../../src/conformance/host-suite/scripted/scripted-relay.js';
 
 function start(config: Record<string, unknown>) {
   const child = spawn(process.execPath, [SCRIPTED_PROVIDER, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });

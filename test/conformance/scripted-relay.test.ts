@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { closeScriptedRelay, scriptedCommand, scriptedProviderMode, SCRIPTED_PROVIDER, type ScriptedCommand } from '../../src/conformance/host/scripted-relay.js';
+import { closeScriptedRelay, scriptedCommand, scriptedProviderMode, SCRIPTED_PROVIDER, type ScriptedCommand } from '../../src/conformance/host-suite/scripted/scripted-relay.js';
 import { minimalEnv } from '../../src/transport/stdio-client.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'cgp-relay-test-'));

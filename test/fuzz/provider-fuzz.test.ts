@@ -9,7 +9,7 @@ import { runProcess } from '../helpers/run-process.js';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { AREAS, fuzzCase, isShutdownLine, lineBytes, readTranscript, requestMemberPaths, runFuzz, type FuzzTarget } from '../../src/conformance/fuzz/index.js';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { startBundledHttpProvider } from '../../src/provider/serve.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 

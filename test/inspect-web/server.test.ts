@@ -8,7 +8,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { buildQuery, parseTargetLine, replayFile, splitCommandLine, startInspector, targetLine, type Inspector } from '../../src/conformance/inspect/web/server.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 

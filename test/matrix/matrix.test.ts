@@ -12,7 +12,7 @@ import addFormatsModule from 'ajv-formats';
 import { buildCoverage } from '../../src/conformance/report/build.js';
 import type { MatrixDoc } from '../../src/conformance/matrix/types.js';
 import { panelId } from '../../src/conformance/matrix/render-page.js';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { cli, ROOT, scratch, writeMatrix } from './helpers.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: InstanceType<typeof Ajv2020>) => void;

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { readMatrixFile } from '../../src/conformance/matrix/matrix-file.js';
 import { columnArgs } from '../../src/conformance/matrix/run-one.js';
 import type { MatrixDoc } from '../../src/conformance/matrix/types.js';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { cli, ROOT, scratch, writeMatrix } from './helpers.js';
 
 describe('matrix: reaching an implementation', () => {

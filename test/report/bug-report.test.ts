@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { interpretationsFor, type Interpretation } from '../../src/catalogue/documents.js';
 import { findCatalogueEntry } from '../../src/catalogue/index.js';
 import { interpretationsApplying, renderBugReport } from '../../src/conformance/report/bug-report.js';
-import type { ReportFinding } from '../../src/conformance/suite/cli-report.js';
+import type { ReportFinding } from '../../src/conformance/provider-suite/cli-report.js';
 
 const finding = (id: string): ReportFinding =>
   ({

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 import { browserPresent, CHROMIUM, CHROMIUM_FLAGS } from '../fixtures/browser.js';
 

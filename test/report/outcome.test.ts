@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../../src/conformance/evidence/attachments.js';
-import { summarize, type CucumberMessage } from '../../src/conformance/suite/summary.js';
+import { summarize, type CucumberMessage } from '../../src/conformance/provider-suite/summary.js';
 import { runOutcome, summaryLine } from '../../src/conformance/report/outcome.js';
 import { renderJunit } from '../../src/conformance/report/junit.js';
 import { applyKnownFailures } from '../../src/conformance/report/known-failures.js';
 import { parseMessages } from '../../src/conformance/report/messages.js';
 import { buildCoverageFromScenarios } from '../../src/conformance/report/build.js';
 import { renderBugReport } from '../../src/conformance/report/bug-report.js';
-import { checkReply } from '../../src/conformance/suite/checks.js';
+import { checkReply } from '../../src/conformance/provider-suite/checks.js';
 
 interface Planned {
   name: string;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess, type Ran } from '../helpers/run-process.js';
 import { describe, it } from 'node:test';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runSuite, type RunSuiteOptions } from '../../src/conformance/run/run-suite.js';
-import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
+import type { SuiteSummary } from '../../src/conformance/provider-suite/summary.js';
 import { startBundledHttpProvider, type RunningHttpProvider } from '../../src/provider/serve.js';
 import { findMisbehaviour } from '../../src/provider/misbehaviours.js';
 import { scriptedRunner } from './fixtures/scripted-runs.js';

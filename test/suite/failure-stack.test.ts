@@ -9,11 +9,11 @@ import { spawnSync } from 'node:child_process';
 const PROGRAM = `
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ConformanceFailure } from './src/conformance/suite/errors.ts';
+import { ConformanceFailure } from './src/conformance/provider-suite/errors.ts';
 const require = createRequire(import.meta.url);
 const { formatError } = require(join(process.cwd(), 'node_modules/@cucumber/cucumber/lib/runtime/format_error.js'));
 const config = JSON.stringify({ name: 'future', ack: { x_session: { resume: true }, provider: { name: 'future', version: '1.5.0', homepage: 'https://future.example.test/', data_flow: { reads: true, writes: false, egress: false, retention_days: 0 } }, capabilities: { query: { kinds: ['doc'], max_anchors: 16 }, correlation: false, streaming: { chunk_bytes: 4096 } } }, record: '/tmp/cgp-host-scenario-h7JKzR/future.received.ndjson' });
-const message = 'U1 violated: the host refused provider "future" at the handshake (unknown members at /x_session, /provider/homepage): HandshakeFailed: S2-wire-shape: handshake_ack from /usr/bin/node /work/main/src/conformance/host/scripted-provider.cjs ' + config + ' carries members the schema does not define: /x_session, /provider/homepage; required: members it does not recognise are ignored, never a reason to reject the message';
+const message = 'U1 violated: the host refused provider "future" at the handshake (unknown members at /x_session, /provider/homepage): HandshakeFailed: S2-wire-shape: handshake_ack from /usr/bin/node /work/main/src/conformance/host-suite/scripted/scripted-provider.cjs ' + config + ' carries members the schema does not define: /x_session, /provider/homepage; required: members it does not recognise are ignored, never a reason to reject the message';
 process.stdout.write(JSON.stringify(formatError(new ConformanceFailure(message + '\\n' + message), true).message));
 `;
 

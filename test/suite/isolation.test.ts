@@ -6,11 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
+import type { SuiteSummary } from '../../src/conformance/provider-suite/summary.js';
 import { FAST_TIMEOUTS, SCRIPTED_PROVIDER, scriptedRunner } from './fixtures/scripted-runs.js';
 import { runSuite } from '../../src/conformance/run/run-suite.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
-import { HarnessError, Inconclusive } from '../../src/conformance/suite/index.js';
+import { HarnessError, Inconclusive } from '../../src/conformance/provider-suite/index.js';
 
 describe('Inconclusive', () => {
   it('is a HarnessError named Inconclusive whose message begins "could not observe <IDs>: " (no "harness error" prefix)', () => {

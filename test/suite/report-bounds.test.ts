@@ -4,8 +4,8 @@
 // evidence; the rest say where it is, and the report serialises.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_FINDINGS_WITH_EVIDENCE, reportFindings } from '../../src/conformance/suite/cli-report.js';
-import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
+import { MAX_FINDINGS_WITH_EVIDENCE, reportFindings } from '../../src/conformance/provider-suite/cli-report.js';
+import type { SuiteSummary } from '../../src/conformance/provider-suite/summary.js';
 import type { WireEntry } from '../../src/conformance/evidence/evidence.js';
 
 describe('JSON report of a flood', () => {

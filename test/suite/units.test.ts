@@ -2,12 +2,12 @@
 // live-exchange checks added on top of src/protocol, and capability applicability.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applicability, needsOf } from '../../src/conformance/suite/capabilities.js';
-import { checkAckExtras, checkLines, checkReply, isAnchoredBy } from '../../src/conformance/suite/checks.js';
-import { ConfigError, resolveSuiteConfig, splitCommandLine, type SuiteConfig } from '../../src/conformance/suite/config.js';
-import { judgeForeign } from '../../src/conformance/suite/handshake.js';
-import { ScenarioLedger } from '../../src/conformance/suite/scenario-ledger.js';
-import { alteredDigest } from '../../src/conformance/suite/probes/verify.js';
+import { applicability, needsOf } from '../../src/conformance/provider-suite/capabilities.js';
+import { checkAckExtras, checkLines, checkReply, isAnchoredBy } from '../../src/conformance/provider-suite/checks.js';
+import { ConfigError, resolveSuiteConfig, splitCommandLine, type SuiteConfig } from '../../src/conformance/provider-suite/config.js';
+import { judgeForeign } from '../../src/conformance/provider-suite/handshake.js';
+import { ScenarioLedger } from '../../src/conformance/provider-suite/scenario-ledger.js';
+import { alteredDigest } from '../../src/conformance/provider-suite/probes/verify.js';
 import { sha256Digest } from '../../src/protocol/digest.js';
 import { violation, warning } from '../../src/protocol/findings.js';
 import { TimeoutError } from '../../src/transport/errors.js';

@@ -2,7 +2,7 @@
 // peer (test/suite/fixtures/scripted-provider.ts: the bundled provider plus one quirk) before it was fixed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
+import type { SuiteSummary } from '../../src/conformance/provider-suite/summary.js';
 import { scriptedRunner } from './fixtures/scripted-runs.js';
 
 const run = scriptedRunner('v3-');

@@ -10,7 +10,7 @@ import { buildCoverage } from '../../src/conformance/report/build.js';
 import { detailsFromMessages } from '../../src/conformance/report/page-details.js';
 import { renderHtml } from '../../src/conformance/report/render-html.js';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
-import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
+import type { SuiteSummary } from '../../src/conformance/provider-suite/summary.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 import { FAST_TIMEOUTS, SCRIPTED_PROVIDER, scriptedRunner, startScriptedHttp } from './fixtures/scripted-runs.js';
 

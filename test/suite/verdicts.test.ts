@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../../src/conformance/run/run-suite.js';
-import type { SuiteSummary } from '../../src/conformance/suite/summary.js';
+import type { SuiteSummary } from '../../src/conformance/provider-suite/summary.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 import { FAST_TIMEOUTS, SCRIPTED_PROVIDER, scriptedRunner, startScriptedHttp } from './fixtures/scripted-runs.js';
 
