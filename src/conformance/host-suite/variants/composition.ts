@@ -28,7 +28,7 @@ export interface RerenderFaults {
 /**
  * Re-render the honest composition's admitted frames, in its order and with its attributes, in the
  * block format of render.ts — with the given safeguards left out. With no fault it reproduces the
- * honest text byte for byte (test/conformance/host-composition.test.ts proves it).
+ * honest text byte for byte (test/conformance/host-suite/checks/composition.test.ts proves it).
  */
 export function rerender(composed: ComposedPrompt, answers: readonly ProviderAnswer[], faults: RerenderFaults = {}): ComposedPrompt {
   if (composed.frames.length === 0) return composed;

@@ -1,7 +1,7 @@
 // Honest ALTERNATIVES to the bundled host: hosts that behave differently from it in ways SPEC.md allows.
 // They are the other half of the red team: every scenario must still pass against each of them (a false
 // verdict against an honest implementation is as bad as a missed defect). Not misbehaviours, so they are
-// not in the manifest; test/conformance/host-contract.test.ts runs the host suite against each one.
+// not in the manifest; test/conformance/host-suite/control/contract.test.ts runs the host suite against each one.
 //
 //  - own-format: renders the prompt in a format of its own (other delimiters, attributes in another order,
 //    providers named by their routing id, a long preamble of chrome), reporting its blocks' spans;
