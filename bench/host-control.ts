@@ -22,7 +22,7 @@ const RUNS = Number(values.runs);
 const ROOT = findPackageRoot();
 const BIN = join(ROOT, 'dist', 'src', 'cli', 'bin.js');
 // the documented command (docs/host-control-protocol.md): the control server as npm run build bundles it
-// (--server <file> measures another build of it, e.g. dist/src/conformance/host/control-server.js, unbundled)
+// (--server <file> measures another build of it, e.g. dist/src/conformance/host-suite/control/control-server.js, unbundled)
 const SERVER = values.server !== undefined ? join(ROOT, values.server) : join(ROOT, 'dist', 'bundle', 'control-server.cjs');
 const OUT = mkdtempSync(join(tmpdir(), 'cgp-bench-host-'));
 

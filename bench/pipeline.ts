@@ -1,5 +1,5 @@
 // Pipelined vs lock-step stdio queries against a provider that answers each query after a fixed delay
-// (src/conformance/host/scripted-provider.cjs: 20 ms per query, queries handled concurrently, correlation
+// (src/conformance/host-suite/scripted/scripted-provider.cjs: 20 ms per query, queries handled concurrently, correlation
 // declared). Both sides of each ratio run in this one process, against fresh children, back to back.
 //
 //   transport  StdioConnection.requestWithId with 8 in flight   vs  StdioConnection.request (one at a time)
@@ -19,7 +19,7 @@ const { values } = parseArgs({
 const N = Number(values.n);
 const DELAY = Number(values.delay);
 const INFLIGHT = Number(values.inflight);
-const PROVIDER = fileURLToPath(new URL('../src/conformance/host/scripted-provider.cjs', import.meta.url));
+const PROVIDER = fileURLToPath(new URL('../src/conformance/host-suite/scripted/scripted-provider.cjs', import.meta.url));
 const QUERY = { goal: 'bench', max_frames: 2, max_tokens: 1000 };
 
 function config(correlation: boolean): string {

@@ -37,7 +37,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultSpawnAhead } from '../src/conformance/suite/config.js';
+import { defaultSpawnAhead } from '../src/conformance/provider-suite/config.js';
 import { minimalEnv } from '../src/transport/stdio-client.js';
 import { findPackageRoot } from '../src/util/package-root.js';
 import { onlyProfile, renderSummary, summariseProfile } from './lib/cpu-profile.js';
@@ -76,8 +76,8 @@ writeFileSync(
   `${CUCUMBER_PRELUDE}import { spawn } from 'node:child_process';
 await import(require.resolve('@cucumber/cucumber/api'));
 // argv[2]: the provider's argv as JSON, or "scripted": the host suite's scripted providers, started the way
-// the suite starts them on this machine (a relay child, or a node process: src/conformance/host/scripted-relay.ts)
-const relay = process.argv[2] === 'scripted' ? await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'host', 'scripted-relay.js'))}) : undefined;
+// the suite starts them on this machine (a relay child, or a node process: src/conformance/host-suite/scripted/scripted-relay.ts)
+const relay = process.argv[2] === 'scripted' ? await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'conformance', 'host-suite', 'scripted', 'scripted-relay.js'))}) : undefined;
 const fixed = relay === undefined ? JSON.parse(process.argv[2]) : undefined;
 // one connection: spawned, handshaken, then sent shutdown; resolves with [acked, exited]
 const one = async () => {

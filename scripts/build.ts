@@ -22,7 +22,7 @@ rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 
-for (const file of ['src/conformance/host/scripted-provider.cjs', 'src/conformance/host/scripted-relay.bash']) {
+for (const file of ['src/conformance/host-suite/scripted/scripted-provider.cjs', 'src/conformance/host-suite/scripted/scripted-relay.bash']) {
   const to = join(dist, file);
   mkdirSync(dirname(to), { recursive: true });
   copyFileSync(join(root, file), to);
@@ -46,7 +46,7 @@ interface Bundle {
  */
 const BUNDLES: Record<string, Bundle> = {
   provider: { entry: 'src/provider/main.js', metaUrlOf: 'bundle/provider.cjs' },
-  'control-server': { entry: 'src/conformance/host/control-server.js', metaUrlOf: 'bundle/control-server.cjs' },
+  'control-server': { entry: 'src/conformance/host-suite/control/control-server.js', metaUrlOf: 'bundle/control-server.cjs' },
   cli: { entry: 'src/cli/bin.js', metaUrlOf: 'src/cli/bin.js' },
 };
 

@@ -462,7 +462,7 @@ ${banner(SOURCES.map((s) => s.file), false).replace(/^\/\* | \*\/$/g, '')}.
 - \`documents.ts\`: the strict schema documents, embedded for that lookup.
 - \`host-control.ts\`: the same kind of validators for the host control protocol's published schemas
   (\`schema/host-control/<op>.schema.json\`), one per operation and part (\`HOST_CONTROL_VALIDATORS\`, keyed
-  \`<op>/args\` and \`<op>/result\`), used by \`src/conformance/host/contract.ts\`; every error's \`schemaPath\`
+  \`<op>/args\` and \`<op>/result\`), used by \`src/conformance/host-suite/control/contract.ts\`; every error's \`schemaPath\`
   is \`<file>#<pointer>\` into those files.
 
 Use them through \`src/schema/validate.ts\` (\`validateEnvelope\`, \`validateRecord\`, \`validateDef\`).

@@ -14,7 +14,7 @@ import { functionLocations, rebaseSchemaPaths, STANDALONE_PRELUDE } from './ajv-
 
 const standaloneCode = _standalone.default;
 
-/** The $id base of the published host-control schemas (src/conformance/host/contract.ts). */
+/** The $id base of the published host-control schemas (src/conformance/host-suite/control/contract.ts). */
 export const HOST_CONTROL_BASE = 'https://cgp-conformance.dev/schema/host-control/';
 export const HOST_CONTROL_FILE = 'generated/validators/host-control.ts';
 

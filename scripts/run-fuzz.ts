@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runFuzz, type FuzzRunResult } from '../src/conformance/fuzz/index.js';
-import { bundledProviderCommand } from '../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../src/conformance/provider-suite/config.js';
 import { startBundledHttpProvider } from '../src/provider/serve.js';
 import { c8Scan } from './fuzz/c8.js';
 import { fenceFuzz } from './fuzz/fence.js';

@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const side = values.side;
   // default manifest: the provider's modes, or the bundled host's variants for --side host
-  values.manifest ??= side === 'host' ? 'src/conformance/host/variants/manifest.ts' : 'src/provider/misbehaviours.ts';
+  values.manifest ??= side === 'host' ? 'src/conformance/host-suite/variants/manifest.ts' : 'src/provider/misbehaviours.ts';
   if (side !== 'provider' && side !== 'host') {
     process.stderr.write(`--side must be provider or host\n`);
     return 2;

@@ -8,7 +8,7 @@
  *   cgp-conformance/cucumber       the cucumber-js configuration (`export { default } from 'cgp-conformance/cucumber'`)
  */
 export { runSuite, type RunSuiteOptions, type RunSuiteResult } from './conformance/run/run-suite.js';
-export { exitCodeOf, jsonReport, textReport } from './conformance/suite/cli-report.js';
+export { exitCodeOf, jsonReport, textReport } from './conformance/provider-suite/cli-report.js';
 export { EXIT_OK, EXIT_MUST_FAILED, EXIT_USAGE, EXIT_NEVER_ANSWERED, EXIT_HARNESS_ERROR } from './conformance/run/exit-codes.js';
 export { resolveReportsDir, DEFAULT_REPORTS_DIR } from './conformance/run/reports-dir.js';
 export { writeCoverage, verdictText, type WrittenCoverage } from './conformance/report/write.js';

@@ -14,16 +14,16 @@ import {
   runtimeFor,
   ScenarioProbe,
   describeError,
-} from '../src/conformance/suite/index.js';
-import { stepBackstopMs, withBackstop, type ProviderWorld } from './world.js';
+} from '../src/conformance/provider-suite/index.js';
+import { stepBackstopMs, withBackstop, type SuiteWorld } from './world.js';
 import { TARGET_MEDIA_TYPE, TRANSCRIPT_MEDIA_TYPE } from '../src/conformance/evidence/attachments.js';
 import { encodeTranscript } from '../src/conformance/evidence/evidence.js';
-import type { SuiteRuntime } from '../src/conformance/suite/index.js';
+import type { SuiteRuntime } from '../src/conformance/provider-suite/index.js';
 
 /** Runs whose target (its handshake_ack) has been attached: once per run, on its first scenario. */
 const targetAttached = new WeakSet<SuiteRuntime>();
 
-Before({ tags: '@provider', name: 'provider scenario setup' }, async function (this: ProviderWorld, { pickle }) {
+Before({ tags: '@provider', name: 'provider scenario setup' }, async function (this: SuiteWorld, { pickle }) {
   const tags = pickle.tags.map((t) => t.name);
   try {
     const runtime = runtimeFor(this.parameters as { runId?: unknown; config?: unknown });
@@ -65,7 +65,7 @@ Before({ tags: '@provider', name: 'provider scenario setup' }, async function (t
   return undefined;
 });
 
-After({ tags: '@provider', name: 'close fresh connections' }, async function (this: ProviderWorld) {
+After({ tags: '@provider', name: 'close fresh connections' }, async function (this: SuiteWorld) {
   const probe = this.probe;
   if (!probe) return;
   // Findings observed for ids other than the ones the verdict judged (or before a step failed): their own ids.

@@ -9,7 +9,7 @@ import { checkAuthoringStrict } from '../src/conformance/types/authoring-strict.
 import { checkFieldStability, inventorySchemaDir, readInventory, type InventoryField } from '../src/conformance/types/types-stability.js';
 import type { Finding } from '../src/protocol/findings.js';
 import { findPackageRoot } from '../src/util/package-root.js';
-import type { ProviderWorld } from './world.js';
+import type { SuiteWorld } from './world.js';
 
 interface TypesState {
   schemaDir?: string;
@@ -18,9 +18,9 @@ interface TypesState {
 }
 
 // Per-scenario state without a hook: keyed by the World, which cucumber creates afresh per scenario.
-const states = new WeakMap<ProviderWorld, TypesState>();
+const states = new WeakMap<SuiteWorld, TypesState>();
 
-function state(world: ProviderWorld): TypesState {
+function state(world: SuiteWorld): TypesState {
   let s = states.get(world);
   if (s === undefined) {
     s = {};
@@ -35,13 +35,13 @@ export function schemaDirUnderTest(env: NodeJS.ProcessEnv = process.env): string
   return dir !== undefined && dir.trim() !== '' ? resolve(dir) : join(findPackageRoot(), 'schema');
 }
 
-Given('the published schema directory', async function (this: ProviderWorld) {
+Given('the published schema directory', async function (this: SuiteWorld) {
   await this.run(() => {
     state(this).schemaDir = schemaDirUnderTest();
   });
 });
 
-When('the harness inventories every field the schema defines', async function (this: ProviderWorld) {
+When('the harness inventories every field the schema defines', async function (this: SuiteWorld) {
   await this.run(() => {
     const s = state(this);
     if (s.schemaDir === undefined) throw new Error('no schema directory chosen');
@@ -49,7 +49,7 @@ When('the harness inventories every field the schema defines', async function (t
   });
 });
 
-Then('every field of the frozen contextgraph\\/1.0 inventory is still defined with its name and type \\(U4)', async function (this: ProviderWorld) {
+Then('every field of the frozen contextgraph\\/1.0 inventory is still defined with its name and type \\(U4)', async function (this: SuiteWorld) {
   await this.run(() => {
     const fields = state(this).fields;
     if (fields === undefined) throw new Error('the schema was not inventoried');
@@ -58,7 +58,7 @@ Then('every field of the frozen contextgraph\\/1.0 inventory is still defined wi
   });
 });
 
-When("the harness injects an unknown member at every depth of the bundled example session's envelopes", async function (this: ProviderWorld) {
+When("the harness injects an unknown member at every depth of the bundled example session's envelopes", async function (this: SuiteWorld) {
   await this.run(() => {
     const s = state(this);
     if (s.schemaDir === undefined) throw new Error('no schema directory chosen');
@@ -68,7 +68,7 @@ When("the harness injects an unknown member at every depth of the bundled exampl
   });
 });
 
-Then('the published schema rejects every one and the interop profile accepts every one \\({ids})', async function (this: ProviderWorld, _ids: string[]) {
+Then('the published schema rejects every one and the interop profile accepts every one \\({ids})', async function (this: SuiteWorld, _ids: string[]) {
   await this.run(() => {
     const strict = state(this).strict;
     if (strict === undefined) throw new Error('no probes were run');

@@ -1,4 +1,5 @@
-// The World of a provider scenario: a ScenarioProbe (src/conformance/suite) plus the reporting glue —
+// The World of every scenario, on either side: a provider scenario's ScenarioProbe (src/conformance/provider-suite)
+// or a host scenario's HostScenario (src/conformance/host-suite), plus the reporting glue both share —
 // findings and applicability become cucumber attachments, harness errors are kept apart from target failures.
 import { setDefaultTimeout, setWorldConstructor, World, type IWorldOptions } from '@cucumber/cucumber';
 import {
@@ -10,14 +11,14 @@ import {
   HarnessError,
   isTargetError,
   type ScenarioProbe,
-} from '../src/conformance/suite/index.js';
+} from '../src/conformance/provider-suite/index.js';
 import type { Finding } from '../src/protocol/findings.js';
-import type { HostScenario } from '../src/conformance/host/scenario.js';
-import { CapabilityNotApplicable } from '../src/conformance/host/capabilities.js';
+import type { HostScenario } from '../src/conformance/host-suite/scenario.js';
+import { CapabilityNotApplicable } from '../src/conformance/host-suite/capabilities.js';
 
 // Cucumber's own step timeout is off: every wire read inside a step is already bounded by the suite timeouts
 // (decision 12, configurable per run), so the only limit left is a harness backstop scaled to those timeouts
-// (see ProviderWorld.run). A fixed cucumber timeout would misfire whenever a user raises --timeout.
+// (see SuiteWorld.run). A fixed cucumber timeout would misfire whenever a user raises --timeout.
 setDefaultTimeout(-1);
 
 /** The backstop for one step: a handful of bounded reads, the shutdown grace, and slack. */
@@ -38,7 +39,7 @@ export async function withBackstop<T>(work: Promise<T>, ms: number, what: string
   }
 }
 
-export class ProviderWorld extends World {
+export class SuiteWorld extends World {
   probe: ScenarioProbe | undefined;
   /** A host-facing scenario's state (set by the @host Before hook). */
   hostScenario: HostScenario | undefined;
@@ -96,4 +97,4 @@ export class ProviderWorld extends World {
   }
 }
 
-setWorldConstructor(ProviderWorld);
+setWorldConstructor(SuiteWorld);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The steps of the composite action (action.yml at the repository root; docs/matrix.md "One line in CI"):
 # install cgp-conformance, run the suite against the one target the inputs name (or a matrix file), and leave
-# the JUnit file and the report page in the output directory for the upload step. test/matrix/action.test.ts
+# the JUnit file and the report page in the output directory for the upload step. test/conformance/matrix/action.test.ts
 # runs this very script.
 #
 # Inputs (environment, set by action.yml from the action's inputs):

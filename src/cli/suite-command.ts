@@ -10,8 +10,8 @@ import { delimiter, resolve as resolvePath } from 'node:path';
 import type { Command } from 'commander';
 import { runSuite, type RunSuiteOptions, type RunSuiteResult } from '../conformance/run/run-suite.js';
 import { EXIT_USAGE, exitCodesHelp } from '../conformance/run/exit-codes.js';
-import { jsonReport, textReport } from '../conformance/suite/cli-report.js';
-import { ConfigError } from '../conformance/suite/config.js';
+import { jsonReport, textReport } from '../conformance/provider-suite/cli-report.js';
+import { ConfigError } from '../conformance/provider-suite/config.js';
 import { toolVersion } from '../util/tool-version.js';
 import { addCiKitOptions, applyCiKit, prepareCiKit, type CiKitOptions } from './ci-kit.js';
 

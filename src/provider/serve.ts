@@ -85,7 +85,7 @@ export interface RunningHttpProvider {
 /** How long the server lets a 204 reach the client before it closes every connection. */
 const SHUTDOWN_FLUSH_MS = 25;
 
-/** The bundled reference provider served over HTTP on loopback (the host suite's scripted HTTP peer is conformance/host/http-provider.ts). */
+/** The bundled reference provider served over HTTP on loopback (the host suite's scripted HTTP peer is conformance/host-suite/scripted/http-provider.ts). */
 export async function startBundledHttpProvider(
   opts: HttpProviderOptions = {},
   provider: Provider = createProvider(opts),

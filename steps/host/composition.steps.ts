@@ -1,6 +1,6 @@
 // Budget audit and prompt composition (B2, D2, F10, R3, S6.4.1-unrehydratable-empty, S6.6-single-provider-threshold,
 // S7.2-budget-token, S11-compose-reference). Scripted providers serve exactly the frames a scenario needs, the host
-// under test fans a query out and composes the answers; the checks in src/conformance/host/checks-composition.ts
+// under test fans a query out and composes the answers; the checks in src/conformance/host-suite/checks/composition.ts
 // judge what it returned. Steps are thin: they drive the HostScenario and hand observations to the checks.
 import { Given, Then, When } from '@cucumber/cucumber';
 import {
@@ -19,11 +19,11 @@ import {
   learnDelimiters,
   servedBy,
   type ScriptedFrame,
-} from '../../src/conformance/host/checks-composition.js';
-import type { HostScenario } from '../../src/conformance/host/scenario.js';
+} from '../../src/conformance/host-suite/checks/composition.js';
+import type { HostScenario } from '../../src/conformance/host-suite/scenario.js';
 import type { ComposeOptions } from '../../src/host/compose/types.js';
-import type { ProviderWorld } from '../world.js';
-import { notObserved } from '../../src/conformance/host/inconclusive.js';
+import type { SuiteWorld } from '../world.js';
+import { notObserved } from '../../src/conformance/host-suite/inconclusive.js';
 
 const GOAL = 'how does the retry policy back off';
 
@@ -63,25 +63,25 @@ async function compose(h: HostScenario, opts: ComposeOptions): Promise<void> {
   h.lastComposed = await host.compose(h.lastFanOut.answers, opts);
 }
 
-Given('the host under test has connected {string} under the alias {string}', async function (this: ProviderWorld, label: string, alias: string) {
+Given('the host under test has connected {string} under the alias {string}', async function (this: SuiteWorld, label: string, alias: string) {
   return this.run(async () => {
     const p = await this.h.connect(label, { alias });
     if (p.connectError !== undefined) notObserved(this.h.ids.join(', '), `connecting ${label} as ${alias} was refused: ${String(p.connectError)}`);
   });
 });
 
-When('the host under test fans out a query for at most {int} frames and {int} tokens', async function (this: ProviderWorld, maxFrames: number, maxTokens: number) {
+When('the host under test fans out a query for at most {int} frames and {int} tokens', async function (this: SuiteWorld, maxFrames: number, maxTokens: number) {
   return this.run(async () => {
     state(this.h).maxTokens = maxTokens;
     await this.h.queryAll({ goal: GOAL, max_frames: maxFrames, max_tokens: maxTokens });
   });
 });
 
-When('the host under test composes the answers within {int} budget tokens', async function (this: ProviderWorld, budgetTokens: number) {
+When('the host under test composes the answers within {int} budget tokens', async function (this: SuiteWorld, budgetTokens: number) {
   return this.run(() => compose(this.h, { budgetTokens }));
 });
 
-When('the host under test composes the answers for a model budget of {int} model tokens', async function (this: ProviderWorld, modelTokens: number) {
+When('the host under test composes the answers for a model budget of {int} model tokens', async function (this: SuiteWorld, modelTokens: number) {
   return this.run(() => {
     state(this.h).modelTokens = modelTokens;
     return compose(this.h, { modelBudgetTokens: modelTokens });
@@ -90,12 +90,12 @@ When('the host under test composes the answers for a model budget of {int} model
 
 When(
   'the host under test composes the answers within {int} budget tokens with a score threshold of {float} on {string} only',
-  async function (this: ProviderWorld, budgetTokens: number, threshold: number, label: string) {
+  async function (this: SuiteWorld, budgetTokens: number, threshold: number, label: string) {
     return this.run(() => compose(this.h, { budgetTokens, providerThresholds: { [nameOf(this.h, label)]: threshold } }));
   },
 );
 
-Then('{string} is dropped whole with a loud report of its declared and allowed tokens \\(B2)', async function (this: ProviderWorld, label: string) {
+Then('{string} is dropped whole with a loud report of its declared and allowed tokens \\(B2)', async function (this: SuiteWorld, label: string) {
   return this.run(async () => {
     const frames = served(this.h, label);
     const maxTokens = state(this.h).maxTokens;
@@ -120,40 +120,40 @@ Then('{string} is dropped whole with a loud report of its declared and allowed t
   });
 });
 
-Then('the frame {string} of {string} appears once in the prompt \\(D2)', async function (this: ProviderWorld, id: string, providerName: string) {
+Then('the frame {string} of {string} appears once in the prompt \\(D2)', async function (this: SuiteWorld, id: string, providerName: string) {
   return this.run(() => {
     this.judge(checkSameFrameIdOnce(providerName, id, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
   });
 });
 
-Then('both versions of the frame {string} of {string}, served by {string} and {string}, reach the prompt \\(D2)', async function (this: ProviderWorld, id: string, providerName: string, a: string, b: string) {
+Then('both versions of the frame {string} of {string}, served by {string} and {string}, reach the prompt \\(D2)', async function (this: SuiteWorld, id: string, providerName: string, a: string, b: string) {
   return this.run(() => {
     const versions = [a, b].map((label) => frameOf(this.h, label, id).content ?? '');
     this.judge(checkVersionsKept(providerName, id, versions, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
   });
 });
 
-Then('every frame of {string} reaches the prompt despite its low scores \\(F10)', async function (this: ProviderWorld, label: string) {
+Then('every frame of {string} reaches the prompt despite its low scores \\(F10)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     this.judge(checkLowScoresKept(nameOf(this.h, label), served(this.h, label), this.h.lastComposed, 'no threshold was asked for and the budget holds every offered frame'));
   });
 });
 
-Then('no raw score is presented in the prompt \\(F10)', async function (this: ProviderWorld) {
+Then('no raw score is presented in the prompt \\(F10)', async function (this: SuiteWorld) {
   return this.run(() => {
     const all = [...this.h.providers.keys()].flatMap((label) => served(this.h, label));
     this.judge(checkNoRawScores(all, this.h.lastComposed));
   });
 });
 
-Then('the host states its cross-provider order as its own policy \\(F10)', async function (this: ProviderWorld) {
+Then('the host states its cross-provider order as its own policy \\(F10)', async function (this: SuiteWorld) {
   return this.run(() => {
     const scores = new Map([...this.h.providers.keys()].flatMap((label) => served(this.h, label).map((f) => [`${nameOf(this.h, label)}\u0000${f.id}`, f.score] as const)));
     this.judge(checkOrderDeclaredAsPolicy(this.h.lastComposed, scores));
   });
 });
 
-Then('the threshold of {float} on {string} touched no other provider\'s frames \\({ids})', async function (this: ProviderWorld, threshold: number, label: string, _ids: string[]) {
+Then('the threshold of {float} on {string} touched no other provider\'s frames \\({ids})', async function (this: SuiteWorld, threshold: number, label: string, _ids: string[]) {
   return this.run(() => {
     const others = new Map([...this.h.providers.keys()].filter((l) => l !== label).map((l) => [nameOf(this.h, l), served(this.h, l)] as const));
     this.judge(checkThresholdConfined(nameOf(this.h, label), threshold, others, this.h.lastComposed));
@@ -163,7 +163,7 @@ Then('the threshold of {float} on {string} touched no other provider\'s frames \
 // R3 fence fuzz: the host's own delimiters, learnt from the composition just made, come back as content.
 When(
   'a scripted provider {string} serves content made of the host\'s own block delimiters, and the host composes again within {int} budget tokens',
-  async function (this: ProviderWorld, label: string, budgetTokens: number) {
+  async function (this: SuiteWorld, label: string, budgetTokens: number) {
     return this.run(async () => {
       if (this.h.lastComposed === undefined) throw new Error('no composition to learn the host\'s delimiters from');
       const learnt = learnDelimiters(this.h.lastComposed);
@@ -177,14 +177,14 @@ When(
   },
 );
 
-Then('the frame {string} of {string} stays in its own fenced block with the text {string} \\(R3)', async function (this: ProviderWorld, id: string, label: string, marker: string) {
+Then('the frame {string} of {string} stays in its own fenced block with the text {string} \\(R3)', async function (this: SuiteWorld, id: string, label: string, marker: string) {
   return this.run(() => {
     const f = frameOf(this.h, label, id);
     this.judge(checkFenced({ provider: nameOf(this.h, label), id, kind: f.kind, marker }, this.h.lastFanOut?.answers ?? [], this.h.lastComposed));
   });
 });
 
-Then('the reference frame {string} of {string} contributes empty content \\(S6.4.1-unrehydratable-empty)', async function (this: ProviderWorld, id: string, label: string) {
+Then('the reference frame {string} of {string} contributes empty content \\(S6.4.1-unrehydratable-empty)', async function (this: SuiteWorld, id: string, label: string) {
   return this.run(() => {
     const f = frameOf(this.h, label, id);
     if (f.representation !== 'reference') throw new Error(`frame ${id} of ${label} is not served as a reference frame`);
@@ -192,7 +192,7 @@ Then('the reference frame {string} of {string} contributes empty content \\(S6.4
   });
 });
 
-Then('the prompt stays within the model budget through a safety factor \\(S7.2-budget-token)', async function (this: ProviderWorld) {
+Then('the prompt stays within the model budget through a safety factor \\(S7.2-budget-token)', async function (this: SuiteWorld) {
   return this.run(() => {
     const modelTokens = state(this.h).modelTokens;
     if (modelTokens === undefined) throw new Error('no composition for a model budget was asked for');
@@ -202,7 +202,7 @@ Then('the prompt stays within the model budget through a safety factor \\(S7.2-b
 
 Then(
   'every offered frame is in the prompt or explained by a drop record, and {string} appears once \\(S11-compose-reference)',
-  async function (this: ProviderWorld, shared: string) {
+  async function (this: SuiteWorld, shared: string) {
     return this.run(() => {
       this.judge(checkAuditExplainsDrops(this.h.lastFanOut?.answers ?? [], this.h.lastComposed, [shared]));
     });

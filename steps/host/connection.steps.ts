@@ -1,11 +1,11 @@
 // Connection (H3, C5): what the host does with a handshake_ack it must refuse. The scripted provider's own
 // record of what it RECEIVED shows it was never queried; the refusal and its timing are what the host raised.
-// Steps are thin: they drive the HostScenario and hand observations to src/conformance/host/checks-connection.ts.
+// Steps are thin: they drive the HostScenario and hand observations to src/conformance/host-suite/checks/connection.ts.
 import { Then, When } from '@cucumber/cucumber';
 import { performance } from 'node:perf_hooks';
-import { checkScopeContradictionRefused, checkVersionMismatchRefused } from '../../src/conformance/host/checks-connection.js';
-import type { HostScenario } from '../../src/conformance/host/scenario.js';
-import type { ProviderWorld } from '../world.js';
+import { checkScopeContradictionRefused, checkVersionMismatchRefused } from '../../src/conformance/host-suite/checks/connection.js';
+import type { HostScenario } from '../../src/conformance/host-suite/scenario.js';
+import type { SuiteWorld } from '../world.js';
 
 const STATE = 'connection.steps';
 
@@ -30,7 +30,7 @@ function attempt(h: HostScenario, label: string): ConnectAttempt {
 }
 
 // A refusal is an outcome here, not a step failure: it is kept with the time the attempt took.
-When('the host under test tries to connect {string}', async function (this: ProviderWorld, label: string) {
+When('the host under test tries to connect {string}', async function (this: SuiteWorld, label: string) {
   return this.run(async () => {
     await this.h.host();
     const started = performance.now();
@@ -41,7 +41,7 @@ When('the host under test tries to connect {string}', async function (this: Prov
 
 // H3: "promptly" = within half the suite's handshake bound (a refusal raised when the ack is read takes a
 // process spawn and one line; a host that waits for its handshake timeout instead is left hanging).
-Then('the host refused {string} promptly with a named version mismatch and never queried it \\(H3)', async function (this: ProviderWorld, label: string) {
+Then('the host refused {string} promptly with a named version mismatch and never queried it \\(H3)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const a = attempt(this.h, label);
     const acked = this.h.provider(label).config.protocol_version;
@@ -54,7 +54,7 @@ Then('the host refused {string} promptly with a named version mismatch and never
   });
 });
 
-Then('the host refused {string} at the handshake for its contradictory data flow and never queried it \\(C5)', async function (this: ProviderWorld, label: string) {
+Then('the host refused {string} at the handshake for its contradictory data flow and never queried it \\(C5)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const scopes = this.h.provider(label).config.egress_scopes;
     this.judge(checkScopeContradictionRefused({ label, received: this.h.received(label) }, { error: attempt(this.h, label).error, scopes: Array.isArray(scopes) ? scopes.map(String) : [] }));

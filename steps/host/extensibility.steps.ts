@@ -1,7 +1,7 @@
 // Extensibility (U1, U3) and correlation (H4, host half): what the host makes of members it does not
 // recognise, of namespaced vendor values, and of replies whose id does not match the request in flight.
 // Steps are thin: they drive the HostScenario and hand observations to
-// src/conformance/host/checks-extensibility.ts. Generic steps (scripted providers, connecting, consent,
+// src/conformance/host-suite/checks/extensibility.ts. Generic steps (scripted providers, connecting, consent,
 // "fans a query out", "tries to connect") are reused from consent.steps.ts and connection.steps.ts.
 import { Then, When } from '@cucumber/cucumber';
 import type { ContextQuery } from '../../generated/types/index.js';
@@ -14,10 +14,10 @@ import {
   checkUnknownMembersInErrorIgnored,
   type PipelinedQuery,
   type ProviderSeen,
-} from '../../src/conformance/host/checks-extensibility.js';
-import type { HostScenario } from '../../src/conformance/host/scenario.js';
-import type { ProviderWorld } from '../world.js';
-import { isScenarioVerdict } from '../../src/conformance/host/scenario.js';
+} from '../../src/conformance/host-suite/checks/extensibility.js';
+import type { HostScenario } from '../../src/conformance/host-suite/scenario.js';
+import type { SuiteWorld } from '../world.js';
+import { isScenarioVerdict } from '../../src/conformance/host-suite/scenario.js';
 
 const STATE = 'extensibility.steps';
 const query = (goal: string): ContextQuery => ({ goal, max_frames: 4, max_tokens: 2000 });
@@ -47,7 +47,7 @@ async function settle(run: Promise<unknown>): Promise<{ fanOut: PipelinedQuery['
 }
 
 // H4: both fan-outs are started before either settles, so both queries are in flight on the connection.
-When('the host under test fans out the queries {string} and {string} at once', async function (this: ProviderWorld, first: string, second: string) {
+When('the host under test fans out the queries {string} and {string} at once', async function (this: SuiteWorld, first: string, second: string) {
   return this.run(async () => {
     const host = await this.h.host();
     const runs = await Promise.all([first, second].map(async (goal) => ({ goal, ...(await settle(host.queryAll(query(goal)))) })));
@@ -56,7 +56,7 @@ When('the host under test fans out the queries {string} and {string} at once', a
 });
 
 // One after the other: the second reply can then carry the first request's (already answered) id.
-When('the host under test fans out the queries {string} and then {string}', async function (this: ProviderWorld, first: string, second: string) {
+When('the host under test fans out the queries {string} and then {string}', async function (this: SuiteWorld, first: string, second: string) {
   return this.run(async () => {
     const runs: PipelinedQuery[] = [];
     for (const goal of [first, second]) {
@@ -67,7 +67,7 @@ When('the host under test fans out the queries {string} and then {string}', asyn
   });
 });
 
-Then('each query to {string} was answered with the frames of its own goal \\(H4)', async function (this: ProviderWorld, label: string) {
+Then('each query to {string} was answered with the frames of its own goal \\(H4)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const runs = this.h.state.get(STATE) as PipelinedQuery[] | undefined;
     if (runs === undefined) throw new Error('the scenario fanned out no pair of queries');
@@ -75,7 +75,7 @@ Then('each query to {string} was answered with the frames of its own goal \\(H4)
   });
 });
 
-Then('the host reported a correlation failure for {string} and took none of its replies as an answer \\(H4)', async function (this: ProviderWorld, label: string) {
+Then('the host reported a correlation failure for {string} and took none of its replies as an answer \\(H4)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const mode = this.h.provider(label).config.idMode;
     const how = mode === 'wrong' ? 'a wrong id' : mode === 'omit' ? 'no id' : mode === 'previous' ? "an earlier request's id" : `idMode ${JSON.stringify(mode)}`;
@@ -87,14 +87,14 @@ Then('the host reported a correlation failure for {string} and took none of its 
   });
 });
 
-Then('the host accepted {string} and took its answer, ignoring the members {string} it does not recognise \\({ids})', async function (this: ProviderWorld, label: string, where: string, ids: string[]) {
+Then('the host accepted {string} and took its answer, ignoring the members {string} it does not recognise \\({ids})', async function (this: SuiteWorld, label: string, where: string, ids: string[]) {
   return this.run(() => {
     const unknown = where.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     this.judge(checkUnknownMembersIgnored(ids, seen(this.h, label), { frameIds: servedIds(this.h, label), unknown }, this.h.lastFanOut, this.h.lastError));
   });
 });
 
-Then('the host reported the error of {string} by its code, ignoring the members {string} it does not recognise \\({ids})', async function (this: ProviderWorld, label: string, where: string, ids: string[]) {
+Then('the host reported the error of {string} by its code, ignoring the members {string} it does not recognise \\({ids})', async function (this: SuiteWorld, label: string, where: string, ids: string[]) {
   return this.run(() => {
     const code = this.h.provider(label).config.errorCode;
     if (typeof code !== 'string') throw new Error(`scripted provider ${JSON.stringify(label)} is not scripted with an errorCode`);
@@ -103,7 +103,7 @@ Then('the host reported the error of {string} by its code, ignoring the members 
   });
 });
 
-Then('the host reported the error of {string} under its namespaced code, not as the base code after the colon \\(U3)', async function (this: ProviderWorld, label: string) {
+Then('the host reported the error of {string} under its namespaced code, not as the base code after the colon \\(U3)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const code = this.h.provider(label).config.errorCode;
     if (typeof code !== 'string' || !code.includes(':')) throw new Error(`scripted provider ${JSON.stringify(label)} is not scripted with a namespaced errorCode`);
@@ -111,7 +111,7 @@ Then('the host reported the error of {string} under its namespaced code, not as 
   });
 });
 
-Then('{string} was not queried: its namespaced scope {string} is not the base scope after the colon \\(U3)', async function (this: ProviderWorld, label: string, scope: string) {
+Then('{string} was not queried: its namespaced scope {string} is not the base scope after the colon \\(U3)', async function (this: SuiteWorld, label: string, scope: string) {
   return this.run(() => {
     this.judge(checkNamespacedScopeNotBase(seen(this.h, label), scope, this.h.lastFanOut, this.h.lastError));
   });

@@ -1,8 +1,8 @@
 // HTTP transport security (C4, C7, C8): the scripted provider is served over HTTP in process
-// (src/conformance/host/http-provider.ts), on 127.0.0.1 only, and the host is given a NON-loopback name
+// (src/conformance/host-suite/scripted/http-provider.ts), on 127.0.0.1 only, and the host is given a NON-loopback name
 // for it that only the injected lookup resolves (to 127.0.0.1). What that server RECORDED — bodies,
 // headers, TLS or not — is the evidence. Steps are thin: they drive the HostScenario and hand the
-// observations to src/conformance/host/checks-http.ts.
+// observations to src/conformance/host-suite/checks/http.ts.
 import { randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import {
@@ -13,12 +13,12 @@ import {
   credentialWasSent,
   describeAuthorization,
   type Surface,
-} from '../../src/conformance/host/checks-http.js';
-import { loopbackLookup, startHttpProvider, testCertificate, type HttpProvider, type RecordingLookup } from '../../src/conformance/host/http-provider.js';
-import type { HostScenario } from '../../src/conformance/host/scenario.js';
-import { HarnessError } from '../../src/conformance/suite/index.js';
-import type { ProviderWorld } from '../world.js';
-import { isScenarioVerdict } from '../../src/conformance/host/scenario.js';
+} from '../../src/conformance/host-suite/checks/http.js';
+import { loopbackLookup, startHttpProvider, testCertificate, type HttpProvider, type RecordingLookup } from '../../src/conformance/host-suite/scripted/http-provider.js';
+import type { HostScenario } from '../../src/conformance/host-suite/scenario.js';
+import { HarnessError } from '../../src/conformance/provider-suite/index.js';
+import type { SuiteWorld } from '../world.js';
+import { isScenarioVerdict } from '../../src/conformance/host-suite/scenario.js';
 
 interface HttpPeer {
   server: HttpProvider;
@@ -104,34 +104,34 @@ function mustConnect(label: string, entry: HttpPeer): void {
   if (!entry.connected) throw new HarnessError(`connecting ${label} at ${entry.server.url} was refused: ${String(entry.connectError)}`);
 }
 
-Given('the host under test has connected {string} over HTTPS at a non-loopback name', async function (this: ProviderWorld, label: string) {
+Given('the host under test has connected {string} over HTTPS at a non-loopback name', async function (this: SuiteWorld, label: string) {
   return this.run(async () => mustConnect(label, await connectOverHttp(this.h, label, { tls: true, credential: false })));
 });
 
-Given('the host under test has connected {string} over HTTPS at a non-loopback name with a bearer credential', async function (this: ProviderWorld, label: string) {
+Given('the host under test has connected {string} over HTTPS at a non-loopback name with a bearer credential', async function (this: SuiteWorld, label: string) {
   return this.run(async () => mustConnect(label, await connectOverHttp(this.h, label, { tls: true, credential: true })));
 });
 
-When('the host under test tries to connect {string} over HTTPS at a non-loopback name with a bearer credential', async function (this: ProviderWorld, label: string) {
+When('the host under test tries to connect {string} over HTTPS at a non-loopback name with a bearer credential', async function (this: SuiteWorld, label: string) {
   return this.run(() => connectOverHttp(this.h, label, { tls: true, credential: true }));
 });
 
-When('the host under test tries to connect {string} over plaintext HTTP at a non-loopback name with a bearer credential', async function (this: ProviderWorld, label: string) {
+When('the host under test tries to connect {string} over plaintext HTTP at a non-loopback name with a bearer credential', async function (this: SuiteWorld, label: string) {
   return this.run(() => connectOverHttp(this.h, label, { tls: false, credential: true }));
 });
 
-When('{string} stops listening', async function (this: ProviderWorld, label: string) {
+When('{string} stops listening', async function (this: SuiteWorld, label: string) {
   return this.run(() => peer(this.h, label).server.close());
 });
 
-Then('{string}, reached at a non-loopback name, received no query and the host reported the refusal \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
+Then('{string}, reached at a non-loopback name, received no query and the host reported the refusal \\({ids})', async function (this: SuiteWorld, label: string, ids: string[]) {
   return this.run(() => {
     const p = peer(this.h, label);
     this.judge(checkNonLoopbackGated(ids, { label, url: p.server.url, routingId: this.h.routingId(label) }, p.server.requests, this.h.lastFanOut, this.h.lastError));
   });
 });
 
-Then('the connection to {string} was refused before any byte left in plaintext \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
+Then('the connection to {string} was refused before any byte left in plaintext \\({ids})', async function (this: SuiteWorld, label: string, ids: string[]) {
   return this.run(() => {
     const p = peer(this.h, label);
     if (p.hookless === true) {
@@ -142,7 +142,7 @@ Then('the connection to {string} was refused before any byte left in plaintext \
   });
 });
 
-Then('the host sent the bearer credential to {string}, and it appears in no log line or surfaced error \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
+Then('the host sent the bearer credential to {string}, and it appears in no log line or surfaced error \\({ids})', async function (this: SuiteWorld, label: string, ids: string[]) {
   return this.run(async () => {
     const p = peer(this.h, label);
     const token = p.token;

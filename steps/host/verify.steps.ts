@@ -1,6 +1,6 @@
 // Verify & reuse (V1, D3, D4, V4, S9-verify-correlation) and attestation verdicts (F8, F9,
 // S6.5.4-distinct-verdicts). Thin: the steps drive the HostScenario (and the bundled signing provider
-// behind a recording tee) and hand what was observed to src/conformance/host/checks-verify.ts.
+// behind a recording tee) and hand what was observed to src/conformance/host-suite/checks/verify.ts.
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import {
   checkDigestlessNotReused,
@@ -19,38 +19,38 @@ import {
   ZERO_PUBLIC_KEY,
   ZERO_SIGNATURE,
   teedProvider,
-} from '../../src/conformance/host/checks-verify.js';
+} from '../../src/conformance/host-suite/checks/verify.js';
 import type { ReceivedFrame } from '../../src/host/types.js';
 import type { VerifyOutcome } from '../../src/host/verify-reuse.js';
-import type { ProviderWorld } from '../world.js';
-import { notObserved } from '../../src/conformance/host/inconclusive.js';
+import type { SuiteWorld } from '../world.js';
+import { notObserved } from '../../src/conformance/host-suite/inconclusive.js';
 
 const HELD = 'verify.steps:held';
 const OUTCOME = 'verify.steps:outcome';
 /** Room for everything the bundled provider serves (F9: nothing may be left out for budget reasons). */
 const ROOMY_BUDGET = 100_000;
 
-function held(world: ProviderWorld): ReceivedFrame[] {
+function held(world: SuiteWorld): ReceivedFrame[] {
   return (world.h.state.get(HELD) as ReceivedFrame[] | undefined) ?? [];
 }
 
-function outcome(world: ProviderWorld): VerifyOutcome | undefined {
+function outcome(world: SuiteWorld): VerifyOutcome | undefined {
   return world.h.state.get(OUTCOME) as VerifyOutcome | undefined;
 }
 
 /** The script's verdicts as status strings per frame id (absent = valid). */
-function scriptedVerdicts(world: ProviderWorld, label: string): Record<string, string> {
+function scriptedVerdicts(world: SuiteWorld, label: string): Record<string, string> {
   const raw = (world.h.provider(label).config.verdicts ?? {}) as Record<string, unknown>;
   const out: Record<string, string> = {};
   for (const [id, v] of Object.entries(raw)) out[id] = typeof v === 'string' ? v : String((v as { status?: unknown }).status);
   return out;
 }
 
-Given('the host under test has connected the bundled reference provider {string} in its {string} mode', async function (this: ProviderWorld, label: string, mode: string) {
+Given('the host under test has connected the bundled reference provider {string} in its {string} mode', async function (this: SuiteWorld, label: string, mode: string) {
   return this.run(() => connectBundledProvider(this.h, label, mode));
 });
 
-When('the host under test verifies every frame it holds from {string}', async function (this: ProviderWorld, label: string) {
+When('the host under test verifies every frame it holds from {string}', async function (this: SuiteWorld, label: string) {
   return this.run(async () => {
     const routingId = this.h.routingId(label);
     if (this.h.lastFanOut === undefined) notObserved(this.h.ids.join(', '), `no fan-out to take held frames from${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
@@ -62,7 +62,7 @@ When('the host under test verifies every frame it holds from {string}', async fu
   });
 });
 
-Then('every verify {string} received carried frame identities only \\(V1)', async function (this: ProviderWorld, label: string) {
+Then('every verify {string} received carried frame identities only \\(V1)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const frames = held(this);
     const expectVerify = this.h.provider(label).config.verify === true && frames.some((f) => typeof f.frameId.content_digest === 'string');
@@ -71,33 +71,33 @@ Then('every verify {string} received carried frame identities only \\(V1)', asyn
   });
 });
 
-Then('the digest-less frame of {string} was re-queried, not reused \\(D3)', async function (this: ProviderWorld, label: string) {
+Then('the digest-less frame of {string} was re-queried, not reused \\(D3)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     this.h.provider(label); // the label must name this scenario's provider
     this.judge(checkDigestlessNotReused(outcome(this), held(this)));
   });
 });
 
-Then('the host reused only the bodies {string} confirmed valid \\({ids})', async function (this: ProviderWorld, label: string, ids: string[]) {
+Then('the host reused only the bodies {string} confirmed valid \\({ids})', async function (this: SuiteWorld, label: string, ids: string[]) {
   return this.run(() => {
     this.judge(checkReuseOnlyOnValid(outcome(this), this.h.received(label), scriptedVerdicts(this, label), ids, this.h.identities));
   });
 });
 
-Then('every verify {string} received carried a correlation id \\(S9-verify-correlation)', async function (this: ProviderWorld, label: string) {
+Then('every verify {string} received carried a correlation id \\(S9-verify-correlation)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     this.judge(checkVerifyCorrelated({ label }, this.h.received(label)));
   });
 });
 
-Then('every frame {string} served under its unrecognised algorithm is reported uncheckable, never attested \\(F8)', async function (this: ProviderWorld, label: string) {
+Then('every frame {string} served under its unrecognised algorithm is reported uncheckable, never attested \\(F8)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
     this.judge(checkUnknownAlgorithmUncheckable(served, this.h.lastFanOut));
   });
 });
 
-Then('every frame {string} served is among the host\'s answers and in a prompt composed with room for all \\(F9)', async function (this: ProviderWorld, label: string) {
+Then('every frame {string} served is among the host\'s answers and in a prompt composed with room for all \\(F9)', async function (this: SuiteWorld, label: string) {
   return this.run(async () => {
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
     const host = await this.h.host();
@@ -106,7 +106,7 @@ Then('every frame {string} served is among the host\'s answers and in a prompt c
   });
 });
 
-Then('the host reported these attestation verdicts for what {string} served \\(S6.5.4-distinct-verdicts):', async function (this: ProviderWorld, label: string, table: DataTable) {
+Then('the host reported these attestation verdicts for what {string} served \\(S6.5.4-distinct-verdicts):', async function (this: SuiteWorld, label: string, table: DataTable) {
   return this.run(() => {
     const expected = Object.fromEntries(table.hashes().map((row) => [row.frame!, row.verdict!]));
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
@@ -114,19 +114,19 @@ Then('the host reported these attestation verdicts for what {string} served \\(S
   });
 });
 
-Given('a scripted provider {string} that signs its result under a small-order ed25519 key', async function (this: ProviderWorld, label: string) {
+Given('a scripted provider {string} that signs its result under a small-order ed25519 key', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     this.h.scripted(label, smallOrderKeyScript(label));
   });
 });
 
-Given('a scripted provider {string} that signs its result with an all-zero signature under the all-zero ed25519 key', async function (this: ProviderWorld, label: string) {
+Given('a scripted provider {string} that signs its result with an all-zero signature under the all-zero ed25519 key', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     this.h.scripted(label, smallOrderKeyScript(label, { publicKey: ZERO_PUBLIC_KEY, signature: ZERO_SIGNATURE }));
   });
 });
 
-Then('no frame {string} served under its small-order key is reported attested \\(S6.5.4-strict-ed25519)', async function (this: ProviderWorld, label: string) {
+Then('no frame {string} served under its small-order key is reported attested \\(S6.5.4-strict-ed25519)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const result = this.h.provider(label).config.rawResult;
     const served = servedFrames(label, [{ type: 'frames', result }]);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();

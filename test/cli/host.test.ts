@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HOST_MISBEHAVIOURS } from '../../src/conformance/host/variants/manifest.js';
+import { HOST_MISBEHAVIOURS } from '../../src/conformance/host-suite/variants/manifest.js';
 
 function cli(...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], { encoding: 'utf8', timeout: 120_000 });

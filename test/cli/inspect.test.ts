@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { bundledProviderCommand } from '../../src/conformance/suite/config.js';
+import { bundledProviderCommand } from '../../src/conformance/provider-suite/config.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 
 const ROOT = findPackageRoot();

@@ -10,7 +10,7 @@ import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { applyProviderTargetOptions } from '../../src/cli/suite-command.js';
-import { ConfigError } from '../../src/conformance/suite/config.js';
+import { ConfigError } from '../../src/conformance/provider-suite/config.js';
 import { RETIRED_FRAME_IDS } from '../../src/provider/catalogue.js';
 import { findPackageRoot } from '../../src/util/package-root.js';
 

@@ -55,3 +55,20 @@ test('src/ imports point one way: down the layers, never sideways or up', () => 
   assert.ok(edges > 100, `only ${edges} imports seen: the pattern no longer matches the sources`);
   assert.deepEqual(violations, []);
 });
+
+// Within src/conformance: the host suite may use the provider suite's shared pieces (its errors, its
+// config), never the reverse, so a provider run loads no host-suite code (docs/architecture.md "Layers").
+test('src/conformance/provider-suite never imports src/conformance/host-suite', () => {
+  const root = findPackageRoot();
+  const violations: string[] = [];
+  let edges = 0;
+  for (const file of sources(join(root, 'src', 'conformance', 'provider-suite'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+      const to = relative(root, resolve(dirname(file), m[1]!));
+      edges++;
+      if (to.startsWith('src/conformance/host-suite/')) violations.push(`${relative(root, file)} → ${to}`);
+    }
+  }
+  assert.ok(edges > 20, `only ${edges} imports seen under src/conformance/provider-suite: the pattern no longer matches`);
+  assert.deepEqual(violations, []);
+});

@@ -4,7 +4,7 @@
 // on one line. Exit codes: 0 explained; 2 unknown id (nearest ids suggested), or neither an id nor --list.
 import type { Command } from 'commander';
 import { explain, listIds, nearestIds, renderExplanation, renderIdList } from '../../conformance/explain/explain.js';
-import { CAPABILITY_TABLE, NEVER_WAIVED, renderCapabilityTable } from '../../conformance/host/capabilities.js';
+import { CAPABILITY_TABLE, NEVER_WAIVED, renderCapabilityTable } from '../../conformance/host-suite/capabilities.js';
 
 export function registerExplainCommand(program: Command): void {
   program

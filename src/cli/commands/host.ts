@@ -5,9 +5,9 @@
 // host process started and initialised, once before any scenario: a host that cannot be is one error line
 // and exit 2. Exit codes: suite-command.ts.
 import type { Command } from 'commander';
-import { hostParametersFromEnv, preflightHost } from '../../conformance/host/runtime.js';
-import { HOST_MISBEHAVIOURS } from '../../conformance/host/variants/manifest.js';
-import { ConfigError } from '../../conformance/suite/config.js';
+import { hostParametersFromEnv, preflightHost } from '../../conformance/host-suite/runtime.js';
+import { HOST_MISBEHAVIOURS } from '../../conformance/host-suite/variants/manifest.js';
+import { ConfigError } from '../../conformance/provider-suite/config.js';
 import { addCommonSuiteOptions, runSuiteCommand, usageError, type CommonSuiteOptions } from '../suite-command.js';
 
 interface HostCliOptions extends CommonSuiteOptions {

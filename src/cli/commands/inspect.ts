@@ -5,7 +5,7 @@
 // exit 0 once it stopped.
 import type { Command } from 'commander';
 import { inspect, renderInspection } from '../../conformance/inspect/inspect.js';
-import { ConfigError } from '../../conformance/suite/config.js';
+import { ConfigError } from '../../conformance/provider-suite/config.js';
 import { parseMs } from '../suite-command.js';
 
 interface InspectCliOptions {

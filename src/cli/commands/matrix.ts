@@ -15,7 +15,7 @@ import type { CliCommand } from '../../conformance/matrix/run-one.js';
 import { serializeMatrix } from '../../conformance/matrix/site.js';
 import type { MatrixDoc } from '../../conformance/matrix/types.js';
 import { EXIT_MUST_FAILED, EXIT_OK } from '../../conformance/run/exit-codes.js';
-import { ConfigError } from '../../conformance/suite/config.js';
+import { ConfigError } from '../../conformance/provider-suite/config.js';
 import { usageError } from '../suite-command.js';
 
 const EXIT_HELP = '\nExit codes: 0 the site was written (each column has its verdict, or says why not) · 1 with --previous: a new failure · 2 usage error (bad matrix file, option, or shard set)';

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { inferSide, MalformedMessagesError, UnknownCatalogueIdError, verdictText, writeCoverage, type RunSide } from '../../conformance/report/index.js';
 import { resolveReportsDir } from '../../conformance/run/reports-dir.js';
-import { ConfigError } from '../../conformance/suite/config.js';
+import { ConfigError } from '../../conformance/provider-suite/config.js';
 import { EXIT_MUST_FAILED, EXIT_OK } from '../../conformance/run/exit-codes.js';
 import { usageError } from '../suite-command.js';
 import { bugReportsFromMessages } from '../ci-kit.js';

@@ -1,7 +1,7 @@
 /**
  * The media types of the cucumber attachments a scenario leaves in its messages file: the contract between
  * the steps that write them (steps/world.ts, steps/hooks.ts, steps/host/hooks.ts) and everything that reads a
- * run back (src/conformance/report/messages.ts, src/conformance/suite/summary.ts). One home, so a writer
+ * run back (src/conformance/report/messages.ts, src/conformance/provider-suite/summary.ts). One home, so a writer
  * and a reader cannot drift apart (docs/architecture.md "How a verdict is made").
  */
 
@@ -20,7 +20,7 @@ export const TARGET_MEDIA_TYPE = 'application/vnd.cgp.target+json';
  * What a harness-error attachment (`{harness_error: message}`) makes of its scenario. Neither is ever a
  * failure of the target nor a pass (docs/architecture.md "How a verdict is made"):
  * - `unverified`: the host under test lacks a test hook, or a never-waived MUST could not be driven on it
- *   ("unverified: needs <capability> — …", src/conformance/host/capabilities.ts);
+ *   ("unverified: needs <capability> — …", src/conformance/host-suite/capabilities.ts);
  * - `inconclusive`: everything else — a precondition of the check failed ("could not observe <ID>: <cause>"),
  *   a host broke the control contract, or the suite itself went wrong.
  */
@@ -31,7 +31,7 @@ const UNVERIFIED = /(?:^|: )unverified: needs (\S+)/;
 /**
  * The reason as a reader should see it: "unverified: needs …" and "could not observe <ID>: …" without the
  * "harness error (not a target finding): " that the HarnessError class they travel as puts in front
- * (src/conformance/suite/errors.ts) — they are not the suite's fault. Anything else keeps its words.
+ * (src/conformance/provider-suite/errors.ts) — they are not the suite's fault. Anything else keeps its words.
  */
 export function harnessReason(message: string): string {
   return message.replace(/^harness error \(not a target finding\): (?=unverified: needs |could not observe )/, '');

@@ -6,7 +6,7 @@
  */
 import { findCatalogueEntry, loadCatalogue, type CatalogueEntry } from '../../catalogue/index.js';
 import { interpretationsFor, specPassage, specSection } from '../../catalogue/documents.js';
-import { HOST_MISBEHAVIOURS } from '../host/variants/manifest.js';
+import { HOST_MISBEHAVIOURS } from '../host-suite/variants/manifest.js';
 import { MISBEHAVIOURS } from '../../provider/misbehaviours.js';
 import { scenariosWitnessing, type IndexedScenario } from './feature-index.js';
 

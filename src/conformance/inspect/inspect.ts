@@ -8,10 +8,10 @@ import { isJsonObject, type JsonObject } from '../../protocol/json-value.js';
 import { budgetTokens } from '../../protocol/token-cost.js';
 import { sha256Digest } from '../../protocol/digest.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
-import { resolveSuiteConfig } from '../suite/config.js';
-import { describeError } from '../suite/errors.js';
-import { ackOf, neverAnswered, performHandshake } from '../suite/handshake.js';
-import { openSession } from '../suite/session.js';
+import { resolveSuiteConfig } from '../provider-suite/config.js';
+import { describeError } from '../provider-suite/errors.js';
+import { ackOf, neverAnswered, performHandshake } from '../provider-suite/handshake.js';
+import { openSession } from '../provider-suite/session.js';
 
 export interface InspectOptions {
   target: { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };

@@ -7,7 +7,7 @@
  * contribute no cell changes (their cells say nothing about the rules): the outcome change says it.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../suite/config.js';
+import { ConfigError } from '../provider-suite/config.js';
 import type { CellChange, MatrixChanges, MatrixDoc } from './types.js';
 
 export function diffMatrices(old: MatrixDoc, now: MatrixDoc): MatrixChanges {

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { findPackageRoot } from '../../util/package-root.js';
-import { ConfigError } from '../suite/config.js';
+import { ConfigError } from '../provider-suite/config.js';
 import type { Implementation, MatrixFile, Reach } from './types.js';
 
 export class MatrixFileError extends ConfigError {

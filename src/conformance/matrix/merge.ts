@@ -7,7 +7,7 @@
 import { cpSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureReportsDir } from '../run/reports-dir.js';
-import { ConfigError } from '../suite/config.js';
+import { ConfigError } from '../provider-suite/config.js';
 import { readMatrixDoc } from './diff.js';
 import { matrixDoc, type MatrixResult } from './run-matrix.js';
 import { writeSite } from './site.js';

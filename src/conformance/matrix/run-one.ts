@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { killGroup, registerGroup, unregisterGroup } from '../../transport/process-group.js';
-import { bundledProviderCommand } from '../suite/config.js';
+import { bundledProviderCommand } from '../provider-suite/config.js';
 import type { Implementation } from './types.js';
 
 /** How to start the cgp-conformance CLI (the same one that runs the matrix, by default). */

@@ -126,7 +126,7 @@ export function scenarioWitnessStatuses(s: ScenarioResult, index: CatalogueIndex
   const statuses = new Map<string, WitnessStatus>();
   if (s.status === 'failed') {
     const named = new Set(errorIds);
-    // the same rule as every other output (failingIds, src/conformance/suite/summary.ts): the ids the failure names
+    // the same rule as every other output (failingIds, src/conformance/provider-suite/summary.ts): the ids the failure names
     for (const m of s.failureMessages) for (const id of idsFromFailureMessage(m, index)) named.add(id);
     for (const id of new Set([...tagged, ...named, ...warningIds])) {
       if (named.size === 0 && tagged.includes(id)) statuses.set(id, 'failed');

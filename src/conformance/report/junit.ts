@@ -9,7 +9,7 @@
  * with a <failure> naming the scenarios that observed it, so a red run never shows green.
  */
 import { formatTranscript } from '../evidence/evidence.js';
-import { failingIds, FAILING_STATUSES, type ScenarioSummary, type SuiteSummary } from '../suite/summary.js';
+import { failingIds, FAILING_STATUSES, type ScenarioSummary, type SuiteSummary } from '../provider-suite/summary.js';
 import { runOutcome, type ReportFinding } from './outcome.js';
 
 export interface JunitOptions {

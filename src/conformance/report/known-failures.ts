@@ -16,8 +16,8 @@ import { findCatalogueEntry } from '../../catalogue/index.js';
 function parseYaml(text: string): unknown {
   return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 }
-import { ConfigError } from '../suite/config.js';
-import { FAILING_STATUSES, failingIds, type IdSummary, type ScenarioSummary, type SuiteSummary } from '../suite/summary.js';
+import { ConfigError } from '../provider-suite/config.js';
+import { FAILING_STATUSES, failingIds, type IdSummary, type ScenarioSummary, type SuiteSummary } from '../provider-suite/summary.js';
 import { runOutcome } from './outcome.js';
 
 export { failingIds };

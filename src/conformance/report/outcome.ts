@@ -1,6 +1,6 @@
 /**
  * One run's outcome, the ONE model every output is rendered from (docs/architecture.md "How a verdict is
- * made", step 6): the summary line and the text report (src/conformance/suite/cli-report.ts), the JUnit file
+ * made", step 6): the summary line and the text report (src/conformance/provider-suite/cli-report.ts), the JUnit file
  * (junit.ts), the JSON report's `findings[]`, the bug reports (bug-report.ts) and the page's failures
  * (render-html.ts). Every failed or warned id is here with its finding and evidence, so no output can tell
  * a different story:
@@ -15,7 +15,7 @@
  */
 import type { WireEntry } from '../evidence/evidence.js';
 import { unverifiedCapability } from '../evidence/attachments.js';
-import { FAILING_STATUSES, failingIds, leadingIds, type ScenarioStatus, type ScenarioSummary } from '../suite/summary.js';
+import { FAILING_STATUSES, failingIds, leadingIds, type ScenarioStatus, type ScenarioSummary } from '../provider-suite/summary.js';
 
 /** One finding of a run, with the wire evidence of the scenario that produced it. */
 export interface ReportFinding {

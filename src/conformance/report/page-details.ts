@@ -1,7 +1,7 @@
 // The details coverage.html shows beyond coverage.json (failure messages, wire transcripts, the target's
 // handshake_ack), read from the same Cucumber Messages files the coverage is built from.
 import { readFileSync } from 'node:fs';
-import { summarize, type CucumberMessage } from '../suite/summary.js';
+import { summarize, type CucumberMessage } from '../provider-suite/summary.js';
 import type { PageDetails } from './render-html.js';
 import { MalformedMessagesError } from './types.js';
 

@@ -11,10 +11,10 @@ import type { Catalogue, CatalogueEntry } from '../../catalogue/index.js';
 import { loadCatalogue } from '../../catalogue/index.js';
 import { specSection, type SpecSection } from '../../catalogue/documents.js';
 import type { WireEntry } from '../evidence/evidence.js';
-import type { ScenarioSummary, TargetIdentity } from '../suite/summary.js';
+import type { ScenarioSummary, TargetIdentity } from '../provider-suite/summary.js';
 import { conformanceVerdict } from './build.js';
 import { runOutcome, type ReportFinding } from './outcome.js';
-import { failingIds } from '../suite/summary.js';
+import { failingIds } from '../provider-suite/summary.js';
 import { bySection, countStatuses, failedBy, sectionsOf } from './render-common.js';
 import type { CoverageEntry, CoverageReport, EntryStatus } from './types.js';
 

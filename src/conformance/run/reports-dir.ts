@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../suite/config.js';
+import { ConfigError } from '../provider-suite/config.js';
 
 export const DEFAULT_REPORTS_DIR = 'cgp-reports';
 

@@ -23,18 +23,18 @@ import { Writable } from 'node:stream';
 import type { IRunConfiguration, IRunEnvironment, IRunOptions, ISupportCodeLibrary } from '@cucumber/cucumber/api';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
 import { findPackageRoot } from '../../util/package-root.js';
-import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from '../suite/config.js';
-import { describeError, isTargetError } from '../suite/errors.js';
-import { ackOf, neverAnswered, performHandshake } from '../suite/handshake.js';
-import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from '../suite/runtime.js';
-import type { HostRunParameters } from '../host/runtime.js';
+import { resolveSuiteConfig, type SuiteConfig, type SuiteTimeouts } from '../provider-suite/config.js';
+import { describeError, isTargetError } from '../provider-suite/errors.js';
+import { ackOf, neverAnswered, performHandshake } from '../provider-suite/handshake.js';
+import { closeRuntime, FRESH_STEPS, installRuntime, SuiteRuntime, type FreshDemand } from '../provider-suite/runtime.js';
+import type { HostRunParameters } from '../host-suite/runtime.js';
 import { junitTargetName, renderJunit } from '../report/junit.js';
 import { openMessagesFile } from '../report/messages-file.js';
 import { ensureReportsDir, resolveReportsDir } from './reports-dir.js';
 import { supportFiles, type SupportSide } from './support-files.js';
 import { checkTagExpression, freshDemandOf, selectScenarios } from './selection.js';
-import { openSession, StdioSession } from '../suite/session.js';
-import { summarize, type CucumberMessage, type SuiteSummary } from '../suite/summary.js';
+import { openSession, StdioSession } from '../provider-suite/session.js';
+import { summarize, type CucumberMessage, type SuiteSummary } from '../provider-suite/summary.js';
 
 export interface RunSuiteOptions {
   /** provider: features/provider against a provider target; host: features/host against a host. */
@@ -299,11 +299,11 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const config = resolveSuiteConfig({ ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
   const paths = outputPaths(opts);
   // loaded here: a provider run never loads the host suite's code
-  const fromEnv = (await import('../host/runtime.js')).hostParametersFromEnv();
+  const fromEnv = (await import('../host-suite/runtime.js')).hostParametersFromEnv();
   // How scripted providers start is decided by a probe (docs/interpretations.md §86): run while cucumber
   // loads, not when the first scenario connects one. A failed probe is reported where a scenario first needs
   // a scripted provider, as before.
-  void import('../host/scripted-relay.js').then((relay) => relay.scriptedProviderMode()).catch(() => {});
+  void import('../host-suite/scripted/scripted-relay.js').then((relay) => relay.scriptedProviderMode()).catch(() => {});
   const hostModule = opts.hostModule ?? (opts.hostCommand === undefined ? fromEnv.hostModule : undefined);
   const hostCommand = opts.hostCommand ?? (opts.hostModule === undefined ? fromEnv.hostCommand : undefined);
   const misbehave = opts.misbehave ?? fromEnv.misbehave;

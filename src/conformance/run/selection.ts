@@ -7,8 +7,8 @@ import parseTagExpression from '@cucumber/tag-expressions';
 import type { IRunEnvironment, ISourcesCoordinates } from '@cucumber/cucumber/api';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { ConfigError } from '../suite/config.js';
-import type { FreshDemand } from '../suite/runtime.js';
+import { ConfigError } from '../provider-suite/config.js';
+import type { FreshDemand } from '../provider-suite/runtime.js';
 
 /** Throws ConfigError when `expression` does not parse; returns it trimmed (undefined when empty). */
 export function checkTagExpression(expression: string | undefined): string | undefined {

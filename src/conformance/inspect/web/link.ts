@@ -12,12 +12,12 @@ import type { Finding } from '../../../protocol/findings.js';
 import { isJsonObject, type JsonObject } from '../../../protocol/json-value.js';
 import { PROTOCOL_VERSION } from '../../../protocol/version.js';
 import type { RawEnvelope } from '../../../transport/ndjson.js';
-import { checkLines, checkReply, type ReplyContext } from '../../suite/checks.js';
-import { resolveSuiteConfig, type SuiteTimeouts } from '../../suite/config.js';
-import { describeError } from '../../suite/errors.js';
-import { ackOf, judgeInFamily, neverAnswered, performHandshake, type HandshakeOutcome } from '../../suite/handshake.js';
-import { verifyAnswer } from '../../suite/probes/attestation.js';
-import { openSession, type AnySession, type InboundLine, type TappedLine } from '../../suite/session.js';
+import { checkLines, checkReply, type ReplyContext } from '../../provider-suite/checks.js';
+import { resolveSuiteConfig, type SuiteTimeouts } from '../../provider-suite/config.js';
+import { describeError } from '../../provider-suite/errors.js';
+import { ackOf, judgeInFamily, neverAnswered, performHandshake, type HandshakeOutcome } from '../../provider-suite/handshake.js';
+import { verifyAnswer } from '../../provider-suite/probes/attestation.js';
+import { openSession, type AnySession, type InboundLine, type TappedLine } from '../../provider-suite/session.js';
 
 export type InspectTarget = { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };
 

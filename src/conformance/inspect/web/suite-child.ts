@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { runSuite } from '../../run/run-suite.js';
 import { buildCoverage, conformanceVerdict } from '../../report/build.js';
 import { renderHtml } from '../../report/render-html.js';
-import { exitCodeOf } from '../../suite/cli-report.js';
-import { describeError } from '../../suite/errors.js';
+import { exitCodeOf } from '../../provider-suite/cli-report.js';
+import { describeError } from '../../provider-suite/errors.js';
 
 interface ChildArgs {
   target: { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };
