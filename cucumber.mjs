@@ -24,9 +24,7 @@ const common = {
 };
 const compiled = { ...common, import: [join(here, 'dist', 'steps', '**', '*.js')] };
 // a development checkout has the TypeScript steps (the published package ships only dist/)
-const development = existsSync(join(here, 'steps', 'world.ts'))
-  ? { ...common, import: [join(here, 'steps', 'tsx-register.mjs'), join(here, 'steps', '**', '*.ts')] }
-  : compiled;
+const development = existsSync(join(here, 'steps', 'world.ts')) ? { ...common, import: [join(here, 'steps', 'tsx-register.mjs'), join(here, 'steps', '**', '*.ts')] } : compiled;
 
 export default development;
 export const dist = compiled;

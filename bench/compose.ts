@@ -29,7 +29,6 @@ import { budgetTokens } from '../src/protocol/token-cost.js';
 import type { ProviderAnswer } from '../src/host/types.js';
 import { prng } from '../src/util/prng.js';
 
-
 const WORDS = 'retry policy config attempts backoff network socket timeout error handler stream buffer parse token budget frame provider host query result'.split(' ');
 
 function paragraph(rnd: () => number, bytes: number): string {
@@ -165,11 +164,21 @@ const checkLarge = (answers: ProviderAnswer[]) => {
   if (quarantined.length > 0) throw new Error('bench workload must pass the budget audit');
 };
 checkLarge(small);
-const [floor10k, compose10k] = interleaved(() => floor(smallFrames), () => composeForPrompt(small, opts).text, WARMUP_SMALL, RUNS);
+const [floor10k, compose10k] = interleaved(
+  () => floor(smallFrames),
+  () => composeForPrompt(small, opts).text,
+  WARMUP_SMALL,
+  RUNS,
+);
 const large = workload(10, 10_000);
 const largeFrames = large.flatMap((a) => a.frames.map((rf) => rf.frame));
 checkLarge(large);
-const [floor100k, compose100k] = interleaved(() => floor(largeFrames), () => composeForPrompt(large, opts).text, 2, RUNS_LARGE);
+const [floor100k, compose100k] = interleaved(
+  () => floor(largeFrames),
+  () => composeForPrompt(large, opts).text,
+  2,
+  RUNS_LARGE,
+);
 
 const fmt = (t: Timing) => `${t.wall.toFixed(2)} ms wall (runs ${t.min.toFixed(1)}–${t.max.toFixed(1)}), ${t.cpu.toFixed(2)} ms cpu`;
 const admitted = check.frames.length;
@@ -177,9 +186,7 @@ const duplicates = check.audit.filter((e) => e.disposition === 'dropped' && e.re
 const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}×`;
 const verdict = (x: number, limit: number) => (x <= limit ? 'OK' : 'MISSED');
 const load = loadavg()[0]!.toFixed(2);
-console.log(
-  `bench/compose — ${process.version}, ${cpus().length} CPUs, load average ${load}; medians of ${RUNS} (10k) / ${RUNS_LARGE} (100k) interleaved runs after warm-up, one process`,
-);
+console.log(`bench/compose — ${process.version}, ${cpus().length} CPUs, load average ${load}; medians of ${RUNS} (10k) / ${RUNS_LARGE} (100k) interleaved runs after warm-up, one process`);
 console.log(`workload 10k: ${smallFrames.length} frames, 10 providers, ${admitted} admitted, ${duplicates} duplicates dropped, text ${(check.text.length / 1e6).toFixed(2)} MB`);
 console.log(`  floor(10k)    ${fmt(floor10k)}   (sort by score + concatenate contents)`);
 console.log(`  compose(10k)  ${fmt(compose10k)}`);

@@ -27,8 +27,7 @@ const SERVER = values.server !== undefined ? join(ROOT, values.server) : join(RO
 const OUT = mkdtempSync(join(tmpdir(), 'cgp-bench-host-'));
 
 /** One whole run of the compiled CLI (wall, and the CPU it and its children used). */
-const once = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> =>
-  timeProcess([process.execPath, BIN, ...args, '--out', OUT], { cwd: ROOT, env: { ...process.env, ...env } });
+const once = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Timed> => timeProcess([process.execPath, BIN, ...args, '--out', OUT], { cwd: ROOT, env: { ...process.env, ...env } });
 
 const cmd = ['host', '--cmd', `${process.execPath} ${SERVER}`];
 const sides: Record<string, { run: () => Promise<Timed>; times: Timed[] }> = {
@@ -38,7 +37,11 @@ const sides: Record<string, { run: () => Promise<Timed>; times: Timed[] }> = {
 };
 for (let i = 0; i < RUNS; i++) {
   for (const side of Object.values(sides)) side.times.push(await side.run());
-  process.stderr.write(`run ${i + 1}/${RUNS}: ${Object.entries(sides).map(([k, v]) => `${k} ${(v.times[i]!.wallMs / 1000).toFixed(2)} s`).join(', ')}\n`);
+  process.stderr.write(
+    `run ${i + 1}/${RUNS}: ${Object.entries(sides)
+      .map(([k, v]) => `${k} ${(v.times[i]!.wallMs / 1000).toFixed(2)} s`)
+      .join(', ')}\n`,
+  );
 }
 const wall = (k: string) => median(sides[k]!.times.map((t) => t.wallMs));
 const cpu = (k: string) => median(sides[k]!.times.map((t) => t.cpuMs));
@@ -46,7 +49,9 @@ const base = wall('in-process');
 process.stdout.write(
   [
     `host suite, ${RUNS} interleaved runs each (median); --cmd "node ${SERVER.slice(ROOT.length + 1)}":`,
-    ...Object.keys(sides).map((k) => `  ${k.padEnd(13)} wall ${(wall(k) / 1000).toFixed(2)} s   cpu ${(cpu(k) / 1000).toFixed(2)} s${k === 'in-process' ? '' : `   ${(wall(k) / base).toFixed(2)}× in-process`}`),
+    ...Object.keys(sides).map(
+      (k) => `  ${k.padEnd(13)} wall ${(wall(k) / 1000).toFixed(2)} s   cpu ${(cpu(k) / 1000).toFixed(2)} s${k === 'in-process' ? '' : `   ${(wall(k) / base).toFixed(2)}× in-process`}`,
+    ),
     `  ratio --cmd / in-process: wall ${(wall('--cmd') / base).toFixed(2)}×  (target ≤ 1.5×: ${wall('--cmd') / base <= 1.5 ? 'met' : 'NOT met'})`,
     `  every session a fresh process (CGP_HOST_REUSE=0): ${(wall('--cmd, fresh') / base).toFixed(2)}× in-process`,
   ].join('\n') + '\n',

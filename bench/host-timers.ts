@@ -35,7 +35,10 @@ process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(OUT)}
 `,
 );
 const extra = process.argv.slice(2).filter((a) => a !== '--');
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const startLoad = load();
 const t = await timeProcess([process.execPath, '--require', PRELOAD, join(ROOT, 'dist', 'bundle', 'cli.cjs'), 'host', '--out', join(WORK, 'out'), ...extra]);
 const sites = JSON.parse(readFileSync(OUT, 'utf8')) as Array<[string, { set: number; fired: number }]>;

@@ -36,7 +36,6 @@ const flag = (name: string, def: string) => {
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : def;
 };
 
-
 /** A deterministic synthetic log of about `bytes` bytes. */
 export function syntheticLog(bytes: number): Buffer {
   const rnd = prng(11);
@@ -130,7 +129,14 @@ async function corpusTable(): Promise<void> {
     kept += e.kept.length;
     for (const m of e.missing) lost.push(`${p.file}: ${JSON.stringify(m)}`);
     for (const m of e.misread) lost.push(`${p.file}: served the misreading ${JSON.stringify(m)}`);
-    rows.push([`${p.file}${p.wider ? ' *' : ''}`, p.kind, e.recognised, `${e.rawTokens} → ${e.servedTokens}`, `${((e.servedTokens / e.rawTokens) * 100).toFixed(1)} %`, `${e.kept.length}/${p.facts.length}`]);
+    rows.push([
+      `${p.file}${p.wider ? ' *' : ''}`,
+      p.kind,
+      e.recognised,
+      `${e.rawTokens} → ${e.servedTokens}`,
+      `${((e.servedTokens / e.rawTokens) * 100).toFixed(1)} %`,
+      `${e.kept.length}/${p.facts.length}`,
+    ]);
   }
   rows.push(['total', `${CORPUS.length} pastes`, '', `${raw} → ${served}`, `${((served / raw) * 100).toFixed(1)} %`, `${kept}/${facts}`]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -199,10 +205,14 @@ async function main(): Promise<void> {
     }
     console.log(`  floor  (read + sha256 + line split): median ${f.toFixed(0)} ms, peak RSS ${floorPeak.toFixed(0)} MB`);
     console.log(`  ingest (read + ingest())           : median ${g.toFixed(0)} ms, peak RSS ${peak.toFixed(0)} MB`);
-    console.log(`  memory: runtime baseline ${baseline.toFixed(0)} MB; ingest's peak above it ${(peak - baseline).toFixed(0)} MB = ${((peak - baseline) / inputMb).toFixed(1)}× the input (floor: ${((floorPeak - baseline) / inputMb).toFixed(1)}×)`);
+    console.log(
+      `  memory: runtime baseline ${baseline.toFixed(0)} MB; ingest's peak above it ${(peak - baseline).toFixed(0)} MB = ${((peak - baseline) / inputMb).toFixed(1)}× the input (floor: ${((floorPeak - baseline) / inputMb).toFixed(1)}×)`,
+    );
     const fMin = Math.min(...floorRuns.map((r) => r.ms));
     const gMin = Math.min(...ingestRuns.map((r) => r.ms));
-    console.log(`  ratio ingest / floor = ${(g / f).toFixed(2)}× of medians (target ≤ 3×) ${g / f <= 3 ? 'OK' : 'OVER TARGET'}; best-of-${runs}: ${gMin.toFixed(0)} / ${fMin.toFixed(0)} ms = ${(gMin / fMin).toFixed(2)}×`);
+    console.log(
+      `  ratio ingest / floor = ${(g / f).toFixed(2)}× of medians (target ≤ 3×) ${g / f <= 3 ? 'OK' : 'OVER TARGET'}; best-of-${runs}: ${gMin.toFixed(0)} / ${fMin.toFixed(0)} ms = ${(gMin / fMin).toFixed(2)}×`,
+    );
     const fc = median(floorRuns.map((r) => r.cpu));
     const gc = median(ingestRuns.map((r) => r.cpu));
     console.log(`  cpu time (user + system, all threads): floor ${fc.toFixed(0)} ms, ingest ${gc.toFixed(0)} ms, ratio ${(gc / fc).toFixed(2)}× of medians`);

@@ -24,7 +24,10 @@ const CLI = join(ROOT, 'dist', 'bundle', 'cli.cjs');
 const PROVIDER = join(ROOT, 'dist', 'bundle', 'provider.cjs');
 const argRuns = process.argv.indexOf('--runs');
 const RUNS = argRuns > 0 ? Number(process.argv[argRuns + 1]) : 3;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 const dir = mkdtempSync(join(tmpdir(), 'cgp-bench-matrix-'));
 const file = join(dir, 'matrix.yml');
@@ -96,7 +99,9 @@ for (let round = 1; round <= RUNS; round++) {
   ratios.push(a!.ms / b!.ms);
   const diffs = sameVerdicts(a!.doc, b!.columns);
   mismatches += diffs.length;
-  process.stdout.write(`round ${round} (${order.join(', ')}): matrix ${seconds(a!.ms)} · sum of single runs ${seconds(b!.ms)} · ratio ${(a!.ms / b!.ms).toFixed(2)} · verdicts ${diffs.length === 0 ? 'all equal' : `DIFFER: ${diffs.slice(0, 5).join('; ')}`} · load ${load()}\n`);
+  process.stdout.write(
+    `round ${round} (${order.join(', ')}): matrix ${seconds(a!.ms)} · sum of single runs ${seconds(b!.ms)} · ratio ${(a!.ms / b!.ms).toFixed(2)} · verdicts ${diffs.length === 0 ? 'all equal' : `DIFFER: ${diffs.slice(0, 5).join('; ')}`} · load ${load()}\n`,
+  );
 }
 process.stdout.write(
   `matrix / sum of single runs: ${(median(A) / median(B)).toFixed(2)} (medians ${seconds(median(A))} / ${seconds(median(B))}; per-round median ${median(ratios).toFixed(2)}) — target ≤ 0.75 on 2 cores\n` +

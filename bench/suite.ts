@@ -219,10 +219,7 @@ async function timeOwned(argv: string[]): Promise<Timed & Owned> {
 // How many provider processes the full suite starts: one full run with a provider that counts its starts.
 const COUNT = join(WORK, 'starts.txt');
 writeFileSync(COUNT, '');
-await timeProcess([
-  NODE, BIN, 'stdio', '--out', join(WORK, 'out'), '--',
-  NODE, '-e', `require('node:fs').appendFileSync(${JSON.stringify(COUNT)}, 'x'); require(${JSON.stringify(PROVIDER[1])})`,
-]);
+await timeProcess([NODE, BIN, 'stdio', '--out', join(WORK, 'out'), '--', NODE, '-e', `require('node:fs').appendFileSync(${JSON.stringify(COUNT)}, 'x'); require(${JSON.stringify(PROVIDER[1])})`]);
 const CONNECTIONS = readFileSync(COUNT, 'utf8').length;
 
 // How many provider processes the host suite's hosts start: one host run whose process counts its spawns
@@ -266,7 +263,10 @@ const sides: Record<string, string[]> = {
   certify: [NODE, BIN, 'certify', '--out', join(WORK, 'out')],
 };
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const out: string[] = [`bench/suite — ${process.version}, ${cpus().length} CPUs, load average ${load()} at start; ${RUNS} interleaved runs of each`];
 out.push(`  the full provider suite opens ${CONNECTIONS} provider connections; the host suite's hosts start ${HOST_CONNECTIONS} provider processes`);
 
@@ -283,8 +283,12 @@ if (!values['profile-only']) {
       if (name === 'one') host.push(await profiledHost());
     }
     process.stderr.write(
-      `run ${i + 1}/${RUNS} (load ${load()}): ${Object.keys(STARTS).map((k) => `${k} ${(starts[k]!.at(-1)! / 1000).toFixed(3)} s`).join(', ')}, ` +
-        `host ${seconds(host[i]!.wallMs)} (busy ${(100 * host[i]!.busy).toFixed(0)} %), ${Object.keys(sides).map((k) => `${k} ${seconds(times[k]![i]!.wallMs)}`).join(', ')}\n`,
+      `run ${i + 1}/${RUNS} (load ${load()}): ${Object.keys(STARTS)
+        .map((k) => `${k} ${(starts[k]!.at(-1)! / 1000).toFixed(3)} s`)
+        .join(', ')}, ` +
+        `host ${seconds(host[i]!.wallMs)} (busy ${(100 * host[i]!.busy).toFixed(0)} %), ${Object.keys(sides)
+          .map((k) => `${k} ${seconds(times[k]![i]!.wallMs)}`)
+          .join(', ')}\n`,
     );
   }
   const m = (k: string) => median(times[k]!.map((t) => t.wallMs));
@@ -293,11 +297,18 @@ if (!values['profile-only']) {
   const st = (k: string) => median(starts[k]!);
   out.push(`  start-up (${RUNS * STARTS_PER_RUN} interleaved starts each, no shell between):`);
   for (const k of Object.keys(STARTS)) out.push(`    ${k.padEnd(12)} wall ${(st(k) / 1000).toFixed(3)} s   ${(st(k) / st('node -e 0')).toFixed(2)}× node -e 0`);
-  out.push(`    --version / node -e 0: ${(st('--version') / st('node -e 0')).toFixed(2)}×  (target ≤ 2×: ${verdict(st('--version') <= 2 * st('node -e 0'))}); --help: ${(st('--help') / st('node -e 0')).toFixed(2)}×`);
-  for (const k of Object.keys(sides)) out.push(`  ${k.padEnd(18)} wall ${seconds(m(k))}  cpu ${seconds(c(k))}   (min ${seconds(Math.min(...times[k]!.map((t) => t.wallMs)))}, max ${seconds(Math.max(...times[k]!.map((t) => t.wallMs)))})`);
+  out.push(
+    `    --version / node -e 0: ${(st('--version') / st('node -e 0')).toFixed(2)}×  (target ≤ 2×: ${verdict(st('--version') <= 2 * st('node -e 0'))}); --help: ${(st('--help') / st('node -e 0')).toFixed(2)}×`,
+  );
+  for (const k of Object.keys(sides))
+    out.push(
+      `  ${k.padEnd(18)} wall ${seconds(m(k))}  cpu ${seconds(c(k))}   (min ${seconds(Math.min(...times[k]!.map((t) => t.wallMs)))}, max ${seconds(Math.max(...times[k]!.map((t) => t.wallMs)))})`,
+    );
   const hw = median(host.map((t) => t.wallMs));
   const hb = median(host.map((t) => t.busy));
-  out.push(`  host (profiled)    wall ${seconds(hw)}  cpu ${seconds(median(host.map((t) => t.cpuMs)))}   busy ${(100 * hb).toFixed(0)} % of the profile's wall, idle ${seconds(median(host.map((t) => t.idleMs)))}   (min ${seconds(Math.min(...host.map((t) => t.wallMs)))}, max ${seconds(Math.max(...host.map((t) => t.wallMs)))})`);
+  out.push(
+    `  host (profiled)    wall ${seconds(hw)}  cpu ${seconds(median(host.map((t) => t.cpuMs)))}   busy ${(100 * hb).toFixed(0)} % of the profile's wall, idle ${seconds(median(host.map((t) => t.idleMs)))}   (min ${seconds(Math.min(...host.map((t) => t.wallMs)))}, max ${seconds(Math.max(...host.map((t) => t.wallMs)))})`,
+  );
   const a = m('full') / m('one');
   const b = m('one') / m('bare');
   const extra = m('full, slow start') - m('full');
@@ -305,7 +316,9 @@ if (!values['profile-only']) {
   out.push(`  full provider suite / its floor:     ${(m('full') / floor).toFixed(2)}×  (was ≤ 1.25×); the checks of every scenario add ${seconds(m('full') - floor)} to the floor`);
   const bounded = m(`floor (${CONNECTIONS}, ${availableParallelism()} starting at once)`);
   out.push(`    against the floor that starts them as the suite may, ${availableParallelism()} at once (§80): ${(m('full') / bounded).toFixed(2)}×`);
-  out.push(`    against the cucumber floor (the same scenarios with every step a no-op, the same messages file and connections): ${(m('full') / m('cucumber floor')).toFixed(2)}× — the checks add ${seconds(m('full') - m('cucumber floor'))}`);
+  out.push(
+    `    against the cucumber floor (the same scenarios with every step a no-op, the same messages file and connections): ${(m('full') / m('cucumber floor')).toFixed(2)}× — the checks add ${seconds(m('full') - m('cucumber floor'))}`,
+  );
   // Where the CPU goes, and the least wall time it allows: no schedule on this machine's cores runs a side in
   // less than its main thread's CPU (all of its JavaScript runs there), nor in less than all of its CPU spread
   // over every core.
@@ -327,7 +340,9 @@ if (!values['profile-only']) {
     );
   } else out.push(`    (no per-thread CPU on this system: the least wall time the CPU allows is not computed)`);
   // (a) and (c) are earlier figures, printed with what bounds them now (the header above): not targets.
-  out.push(`  (a) full / one scenario:             ${a.toFixed(2)}×  (was ≤ 1.5×; the floor alone, opening the same processes and checking nothing, is ${(floor / m('one')).toFixed(2)}× one scenario)`);
+  out.push(
+    `  (a) full / one scenario:             ${a.toFixed(2)}×  (was ≤ 1.5×; the floor alone, opening the same processes and checking nothing, is ${(floor / m('one')).toFixed(2)}× one scenario)`,
+  );
   out.push(`  (b) one scenario / bare cucumber:    ${b.toFixed(2)}×  (target ≤ 2×: ${verdict(b <= 2)})`);
   const fresh = CONNECTIONS - 1;
   const atOnce = defaultSpawnAhead();
@@ -336,7 +351,9 @@ if (!values['profile-only']) {
     `  (c) slow-start extra, full suite:    ${seconds(extra)}  (was ≤ 2 s, with every start at once; ${atOnce} starting at once (§80) start the ${fresh} fresh connections in ${waves} waves of the 1 s start: about ${seconds(waves * 1000)}); one scenario: ${seconds(m('one, slow start') - m('one'))}`,
   );
   const hf = m(`host floor (${HOST_CONNECTIONS} in turn)`);
-  out.push(`  host suite in-process:               ${seconds(hw)} (target ≤ 3 s: ${verdict(hw <= 3000)}), busy ${(100 * hb).toFixed(0)} % (target ≥ 80 %: ${verdict(hb >= 0.8)}), idle ${seconds(median(host.map((t) => t.idleMs)))}`);
+  out.push(
+    `  host suite in-process:               ${seconds(hw)} (target ≤ 3 s: ${verdict(hw <= 3000)}), busy ${(100 * hb).toFixed(0)} % (target ≥ 80 %: ${verdict(hb >= 0.8)}), idle ${seconds(median(host.map((t) => t.idleMs)))}`,
+  );
   out.push(`    its floor, ${HOST_CONNECTIONS} provider processes started and handshaken in turn and nothing checked: ${seconds(hf)} (${(hf / hw).toFixed(2)}× the host suite)`);
   out.push(`  certify:                             ${seconds(m('certify'))}  (target ≤ 3.5 s: ${verdict(m('certify') <= 3500)})`);
   out.push(`  full provider suite / the public reference's compiled checker: not measured here (no such binary on this machine)`);

@@ -190,8 +190,12 @@ try {
   console.log(`ratio (a)/(b) wall: ${(ma / mbase).toFixed(2)}×   (target ≤ 1.3×)`);
   const ca = median(a.map((x) => x.cpuS));
   const cb = median(b.map((x) => x.cpuS));
-  console.log(`CPU (user+sys) medians: (a) ${ca.toFixed(2)} s, (b) ${cb.toFixed(2)} s, ratio ${(ca / cb).toFixed(2)}×   (runs (a) ${a.map((x) => x.cpuS.toFixed(2)).join(' ')} / (b) ${b.map((x) => x.cpuS.toFixed(2)).join(' ')})`);
-  console.log(`peak RSS (a) on ${mb(size)}: ${(median(a.map((x) => x.rssKb)) / 1024).toFixed(0)} MiB (median; runs ${a.map((x) => (x.rssKb / 1024).toFixed(0)).join(' ')})   (b): ${(median(b.map((x) => x.rssKb)) / 1024).toFixed(0)} MiB`);
+  console.log(
+    `CPU (user+sys) medians: (a) ${ca.toFixed(2)} s, (b) ${cb.toFixed(2)} s, ratio ${(ca / cb).toFixed(2)}×   (runs (a) ${a.map((x) => x.cpuS.toFixed(2)).join(' ')} / (b) ${b.map((x) => x.cpuS.toFixed(2)).join(' ')})`,
+  );
+  console.log(
+    `peak RSS (a) on ${mb(size)}: ${(median(a.map((x) => x.rssKb)) / 1024).toFixed(0)} MiB (median; runs ${a.map((x) => (x.rssKb / 1024).toFixed(0)).join(' ')})   (b): ${(median(b.map((x) => x.rssKb)) / 1024).toFixed(0)} MiB`,
+  );
 
   if (!values['no-big']) {
     // The same session with its body repeated 10× (one handshake, one ack: still one session), streamed to disk.
@@ -207,7 +211,9 @@ try {
     await once(out, 'finish');
     const bigSize = statSync(big).size;
     const r = await timed([CLI, 'validate', '--json', big]);
-    console.log(`peak RSS (a) on ${mb(bigSize)} (10×): ${(r.rssKb / 1024).toFixed(0)} MiB, exit ${r.code}, ${(r.ms / 1000).toFixed(1)} s; ${r.code === 0 || r.code === 1 ? '' : `tail: ${JSON.stringify(r.stdout.slice(-300))}`}`);
+    console.log(
+      `peak RSS (a) on ${mb(bigSize)} (10×): ${(r.rssKb / 1024).toFixed(0)} MiB, exit ${r.code}, ${(r.ms / 1000).toFixed(1)} s; ${r.code === 0 || r.code === 1 ? '' : `tail: ${JSON.stringify(r.stdout.slice(-300))}`}`,
+    );
     rmSync(big, { force: true });
   }
 
@@ -230,7 +236,9 @@ try {
       self.set(key, (self.get(key) ?? 0) + dt);
     });
     const idle = (self.get('(idle)') ?? 0) + (self.get('(program)') ?? 0) * 0;
-    console.log(`cpu profile of (a): ${(total / 1000).toFixed(0)} ms sampled, idle ${(idle / 1000).toFixed(0)} ms (${((idle / total) * 100).toFixed(1)}%), busy ${((total - idle) / 1000).toFixed(0)} ms; top self time:`);
+    console.log(
+      `cpu profile of (a): ${(total / 1000).toFixed(0)} ms sampled, idle ${(idle / 1000).toFixed(0)} ms (${((idle / total) * 100).toFixed(1)}%), busy ${((total - idle) / 1000).toFixed(0)} ms; top self time:`,
+    );
     for (const [k, us] of [...self.entries()].sort((x, y) => y[1] - x[1]).slice(0, 15)) {
       console.log(`  ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
     }

@@ -32,7 +32,10 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     const citations = await indexStepDefinitions(values.steps ?? ['steps/**/*.ts']);
-    const joined = joinStepIndex(citations, messages.map((m) => readMessagesFile(m)));
+    const joined = joinStepIndex(
+      citations,
+      messages.map((m) => readMessagesFile(m)),
+    );
     mkdirSync(values.out, { recursive: true });
     writeFileSync(join(values.out, 'step-index.json'), `${JSON.stringify(joined, null, 2)}\n`);
     process.stderr.write(`wrote ${join(values.out, 'step-index.json')}\n`);

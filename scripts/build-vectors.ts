@@ -10,10 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { renderAttestationVectors } from '../src/attest/vectors.js';
 
 const outAt = process.argv.indexOf('--out');
-const target =
-  outAt >= 0 && process.argv[outAt + 1]
-    ? resolve(process.argv[outAt + 1]!)
-    : fileURLToPath(new URL('../vectors/attestation.json', import.meta.url));
+const target = outAt >= 0 && process.argv[outAt + 1] ? resolve(process.argv[outAt + 1]!) : fileURLToPath(new URL('../vectors/attestation.json', import.meta.url));
 const shown = relative(process.cwd(), target) || target;
 const expected = renderAttestationVectors();
 

@@ -23,16 +23,7 @@ import _addFormats from 'ajv-formats';
 import _standalone from 'ajv/dist/standalone/index.js';
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { compile as compileTypes } from 'json-schema-to-typescript';
-import {
-  CUSTOM_KEYWORDS,
-  OPEN_KEYWORD,
-  deriveInterop,
-  isSchemaObject,
-  walkSchema,
-  type JsonValue,
-  type SchemaNode,
-  type SchemaProfile,
-} from '../src/schema/profile.js';
+import { CUSTOM_KEYWORDS, OPEN_KEYWORD, deriveInterop, isSchemaObject, walkSchema, type JsonValue, type SchemaNode, type SchemaProfile } from '../src/schema/profile.js';
 import { escapePointerToken } from '../src/util/json-pointer.js';
 import { functionLocations, rebaseSchemaPaths, STANDALONE_PRELUDE } from './ajv-standalone.js';
 import { HOST_CONTROL_FILE, renderHostControlValidators } from './host-control-validators.js';
@@ -431,7 +422,10 @@ function generateDocuments(schemas: LoadedSchema[]): string {
 function readmeTypes(): string {
   return `# generated/types
 
-${banner(SOURCES.map((s) => s.file), false).replace(/^\/\* | \*\/$/g, '')}.
+${banner(
+  SOURCES.map((s) => s.file),
+  false,
+).replace(/^\/\* | \*\/$/g, '')}.
 
 - \`envelope.ts\`, \`lifecycle.ts\`: json-schema-to-typescript output for the **interop** profile (the wire
   contract, U1/U2): open vocabularies (FrameKind, Rel, EgressScope, ErrorCode, AttestationAlgorithm,
@@ -449,7 +443,10 @@ ${banner(SOURCES.map((s) => s.file), false).replace(/^\/\* | \*\/$/g, '')}.
 function readmeValidators(): string {
   return `# generated/validators
 
-${banner(SOURCES.map((s) => s.file), false).replace(/^\/\* | \*\/$/g, '')}.
+${banner(
+  SOURCES.map((s) => s.file),
+  false,
+).replace(/^\/\* | \*\/$/g, '')}.
 
 - \`strict.ts\`: ajv standalone validators (Ajv2020 + ajv-formats, allErrors, strict mode) for the
   **authoring-strict** profile of both schemas — the lint used by \`validate\` and for fixtures.
@@ -607,4 +604,3 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     },
   );
 }
-

@@ -56,7 +56,7 @@ export async function renderHostControlValidators(root: string, banner: (sources
 
   const out: string[] = [];
   out.push(banner(files.map((f) => `schema/host-control/${f}`)));
-  out.push('/* ajv standalone (Ajv2020, allErrors), one validator per operation and part; every error\'s schemaPath is');
+  out.push("/* ajv standalone (Ajv2020, allErrors), one validator per operation and part; every error's schemaPath is");
   out.push(' * `<file>#<pointer>` into the published schema/host-control files. */');
   out.push(...STANDALONE_PRELUDE);
   out.push(code);

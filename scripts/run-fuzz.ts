@@ -64,7 +64,17 @@ function providerFigures(r: FuzzRunResult): Record<string, unknown> {
 if (only.has('provider')) {
   const b = bundledProviderCommand();
   log(`== provider fuzz: ${values.runs} cases, seed ${seed}`);
-  const r = await runFuzz({ target: { kind: 'stdio', command: b.command, args: b.args }, runs: Number(values.runs), seed, timeoutMs: 10_000, handshakeTimeoutMs: 20_000, outDir: out, replayCommand: (f) => `cgp-conformance replay ${f} -- ${[b.command, ...b.args].join(' ')}`, progress: log, progressEveryMs: 10_000 });
+  const r = await runFuzz({
+    target: { kind: 'stdio', command: b.command, args: b.args },
+    runs: Number(values.runs),
+    seed,
+    timeoutMs: 10_000,
+    handshakeTimeoutMs: 20_000,
+    outDir: out,
+    replayCommand: (f) => `cgp-conformance replay ${f} -- ${[b.command, ...b.args].join(' ')}`,
+    progress: log,
+    progressEveryMs: 10_000,
+  });
   figures.provider_stdio = providerFigures(r);
   if (r.finding || r.handshakeFailure || r.cases < Number(values.runs)) failures.push(`provider fuzz: ${r.finding?.finding.message ?? r.handshakeFailure?.message ?? `only ${r.cases} cases`}`);
 }
@@ -73,7 +83,17 @@ if (only.has('http')) {
   try {
     const runs = Math.max(1, Math.floor(Number(values.runs) / 10));
     log(`== provider fuzz over HTTP: ${runs} cases`);
-    const r = await runFuzz({ target: { kind: 'http', url: running.handle.url }, runs, seed, timeoutMs: 10_000, handshakeTimeoutMs: 20_000, outDir: out, replayCommand: (f) => `cgp-conformance replay ${f} ${running.handle.url}`, progress: log, progressEveryMs: 10_000 });
+    const r = await runFuzz({
+      target: { kind: 'http', url: running.handle.url },
+      runs,
+      seed,
+      timeoutMs: 10_000,
+      handshakeTimeoutMs: 20_000,
+      outDir: out,
+      replayCommand: (f) => `cgp-conformance replay ${f} ${running.handle.url}`,
+      progress: log,
+      progressEveryMs: 10_000,
+    });
     figures.provider_http = providerFigures(r);
     if (r.finding || r.handshakeFailure) failures.push(`http fuzz: ${r.finding?.finding.message ?? r.handshakeFailure?.message}`);
   } finally {
@@ -90,7 +110,16 @@ if (only.has('ledger')) {
   log(`== consent ledger: ${values.kills} SIGKILL runs, ${values.concurrent} two-writer rounds`);
   const k = await ledgerKillRuns(Number(values.kills), seed);
   const c = await ledgerConcurrent(Number(values.concurrent), 100);
-  figures.ledger = { kill_runs: k.runs, survived: k.survived, reported_grants: k.reportedGrants, torn_tails_seen: k.tornTails, concurrent_rounds: c.rounds, concurrent_appends: c.appends, corrupt: c.corrupt, failures: [...k.failures, ...c.failures] };
+  figures.ledger = {
+    kill_runs: k.runs,
+    survived: k.survived,
+    reported_grants: k.reportedGrants,
+    torn_tails_seen: k.tornTails,
+    concurrent_rounds: c.rounds,
+    concurrent_appends: c.appends,
+    corrupt: c.corrupt,
+    failures: [...k.failures, ...c.failures],
+  };
   if (k.failures.length + c.failures.length > 0) failures.push(`ledger: ${[...k.failures, ...c.failures][0]}`);
 }
 if (only.has('hostile')) {
@@ -112,7 +141,14 @@ if (only.has('hostile')) {
 if (only.has('suite')) {
   log(`== provider suite vs ${HOSTILE_SHAPES.length} hostile shapes`);
   const r = await suiteVsHostile(HOSTILE_SHAPES, { timeoutMs: 2000 });
-  figures.suite_vs_hostile = { shapes: r.shapes, scenarios: r.scenarios, failed_scenarios: r.failedScenarios, problems: r.problems, orphans: r.orphans.length, slowest_s: Math.round(Math.max(...r.perShape.map((s) => s.ms)) / 1000) };
+  figures.suite_vs_hostile = {
+    shapes: r.shapes,
+    scenarios: r.scenarios,
+    failed_scenarios: r.failedScenarios,
+    problems: r.problems,
+    orphans: r.orphans.length,
+    slowest_s: Math.round(Math.max(...r.perShape.map((s) => s.ms)) / 1000),
+  };
   if (r.problems.length + r.orphans.length > 0) failures.push(`hostile suite: ${[...r.problems, ...r.orphans][0]}`);
 }
 if (only.has('c8')) {

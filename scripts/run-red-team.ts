@@ -173,11 +173,7 @@ function processRunner(runnerPath: string, timeoutMs: number): SuiteRunner {
   const script = fileURLToPath(import.meta.url);
   return (options) =>
     new Promise<SuiteRunResult>((resolveRun, reject) => {
-      const child = spawn(
-        process.execPath,
-        [...process.execArgv, script, '--runner', runnerPath, '--run-one', JSON.stringify(options)],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      const child = spawn(process.execPath, [...process.execArgv, script, '--runner', runnerPath, '--run-one', JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

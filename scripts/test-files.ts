@@ -5,7 +5,7 @@
 //          after the others, one at a time: beside other test files they would make those wait on the CPU
 //   quick  the pure and in-process ones (`npm run test:quick`): a file is left out when its text shows it
 //          starts processes or needs more than the sources — node:child_process, a spawn, a CLI process
-//          (runProcess), a controlled host, a suite run (runSuite, runCertify, the scripted runners: each
+//          (runProcess), a controlled host, a suite run (runSuite, runCertify, the scripted and hostile runners: each
 //          starts providers), the built dist/, npm, or a browser.
 // Decided from each file's own text, so a file added or moved anywhere under test/ is in the right tier.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ const SLOW = [
   /\brunSuite\b/,
   /\brunCertify\b/,
   /\bscripted[A-Z]\w*\(/,
+  /\b(?:suite|host)VsHostile\b/,
   /['"/]dist['"/]/,
   /\bnpm\b/,
   /playwright/,

@@ -123,7 +123,7 @@ When('the harness queries with as_of pins around the validity bounds it serves',
   await this.run(() => q.queryAsOfPins(this.p));
 });
 
-When('the harness queries anchored on a frame\'s own uri with max_frames {int}', async function (this: SuiteWorld, frames: number) {
+When("the harness queries anchored on a frame's own uri with max_frames {int}", async function (this: SuiteWorld, frames: number) {
   await this.run(() => q.queryAnchored(this.p, 'zero-hop', frames));
 });
 

@@ -63,7 +63,10 @@ When("the harness injects an unknown member at every depth of the bundled exampl
     const s = state(this);
     if (s.schemaDir === undefined) throw new Error('no schema directory chosen');
     const text = readFileSync(join(findPackageRoot(), 'examples', 'session.ndjson'), 'utf8');
-    const samples = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const samples = text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     s.strict = checkAuthoringStrict(s.schemaDir, samples);
   });
 });

@@ -58,7 +58,13 @@ export class SuiteWorld extends World {
   judge(findings: readonly Finding[]): void {
     for (const f of findings) this.attachFinding(f);
     const first = findings.find((f) => f.severity === 'error');
-    if (first) throw new ConformanceFailure(findings.filter((f) => f.severity === 'error').map((f) => f.message).join('\n'));
+    if (first)
+      throw new ConformanceFailure(
+        findings
+          .filter((f) => f.severity === 'error')
+          .map((f) => f.message)
+          .join('\n'),
+      );
   }
 
   /** The scenario's probe (created by the Before hook). */

@@ -71,7 +71,9 @@ export function onlyProfile(dir: string): string {
 
 export function renderSummary(label: string, s: ProfileSummary, top = 6): string {
   const pct = (ms: number) => `${((100 * ms) / s.wallMs).toFixed(0)}%`;
-  const lines = [`  ${label}: wall ${s.wallMs.toFixed(0)} ms — busy ${s.busyMs.toFixed(0)} ms (${pct(s.busyMs)}), idle ${s.idleMs.toFixed(0)} ms (${pct(s.idleMs)}), of which GC ${s.gcMs.toFixed(0)} ms`];
+  const lines = [
+    `  ${label}: wall ${s.wallMs.toFixed(0)} ms — busy ${s.busyMs.toFixed(0)} ms (${pct(s.busyMs)}), idle ${s.idleMs.toFixed(0)} ms (${pct(s.idleMs)}), of which GC ${s.gcMs.toFixed(0)} ms`,
+  ];
   for (const [k, ms] of s.buckets.slice(0, top)) lines.push(`      ${ms.toFixed(0).padStart(6)} ms  ${k}`);
   return lines.join('\n');
 }

@@ -54,7 +54,10 @@ export async function c8Scan(rounds = 1): Promise<C8RunResult> {
   for (let i = 0; i < rounds; i++) {
     const dir = join(out, `round-${i}`);
     const r = await new Promise<{ code: number | null; stdout: Buffer; stderr: Buffer }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'host', '--json', '--tags', C8_TAGS, '--reports-dir', dir, '--report-name', 'c8'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'host', '--json', '--tags', C8_TAGS, '--reports-dir', dir, '--report-name', 'c8'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const so: Buffer[] = [];
       const se: Buffer[] = [];
       child.stdout.on('data', (c: Buffer) => so.push(c));

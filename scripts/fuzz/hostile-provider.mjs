@@ -122,11 +122,17 @@ function answer(id) {
     case 'deep-nesting':
       return w(`{"type":"frames","id":${idJson},"result":{"frames":${'['.repeat(200_000)}${']'.repeat(200_000)},"truncated":false}}\n`);
     case 'proto-keys':
-      return w(`{"type":"frames","id":${idJson},"__proto__":{"polluted":true},"result":{"__proto__":{"truncated":true},"frames":[{"id":"frm_p","kind":"doc","content":"x","score":0.5,"token_cost":1,"__proto__":{"token_cost":99},"constructor":{"prototype":{"polluted":1}}}],"truncated":false}}\n`);
+      return w(
+        `{"type":"frames","id":${idJson},"__proto__":{"polluted":true},"result":{"__proto__":{"truncated":true},"frames":[{"id":"frm_p","kind":"doc","content":"x","score":0.5,"token_cost":1,"__proto__":{"token_cost":99},"constructor":{"prototype":{"polluted":1}}}],"truncated":false}}\n`,
+      );
     case 'huge-numbers':
-      return w(`{"type":"frames","id":${idJson},"result":{"frames":[{"id":"frm_h","kind":"doc","content":"x","score":1e400,"token_cost":1e400}],"truncated":false,"dropped_estimate":18446744073709551616}}\n`);
+      return w(
+        `{"type":"frames","id":${idJson},"result":{"frames":[{"id":"frm_h","kind":"doc","content":"x","score":1e400,"token_cost":1e400}],"truncated":false,"dropped_estimate":18446744073709551616}}\n`,
+      );
     case 'lone-surrogates':
-      return w(`{"type":"frames","id":${idJson},"result":{"frames":[{"id":"frm_\\ud800","kind":"doc","title":"\\udfff","content":"a\\ud800b","score":0.5,"token_cost":1,"citation_label":"\\udc00"}],"truncated":false}}\n`);
+      return w(
+        `{"type":"frames","id":${idJson},"result":{"frames":[{"id":"frm_\\ud800","kind":"doc","title":"\\udfff","content":"a\\ud800b","score":0.5,"token_cost":1,"citation_label":"\\udc00"}],"truncated":false}}\n`,
+      );
     case 'wrong-types':
       return out({ type: 'frames', id, result: { frames: [{ id: 7, kind: null, content: ['x'], score: '0.5', token_cost: '1' }, 'frame', null], truncated: 'no' } });
     case 'unknown-type-then-answer':
@@ -138,7 +144,10 @@ function answer(id) {
     case 'foreign-id':
       return frames(`not-${id}`, [frame(1)]);
     case 'flood-10k-frames':
-      return frames(id, Array.from({ length: 10_000 }, (_, i) => frame(i, `content of frame ${i}`)));
+      return frames(
+        id,
+        Array.from({ length: 10_000 }, (_, i) => frame(i, `content of frame ${i}`)),
+      );
     case 'line-flood': {
       let n = 0;
       const pump = () => {

@@ -16,9 +16,31 @@ export const HOSTILE_PROVIDER = join(HERE, 'hostile-provider.mjs');
 
 /** Every shape hostile-provider.mjs implements. */
 export const HOSTILE_SHAPES = [
-  'ack-stall', 'noise-before-ack', 'foreign-ack-id', 'crash-mid-line', 'crash-after-ack', 'hang', 'drip', 'giant-line-64mib', 'invalid-utf8',
-  'not-json', 'truncated-json', 'blank-lines', 'deep-nesting', 'proto-keys', 'huge-numbers', 'lone-surrogates', 'wrong-types',
-  'unknown-type-then-answer', 'duplicate-id', 'foreign-id', 'flood-10k-frames', 'line-flood', 'grandchild', 'ignore-shutdown', 'no-read',
+  'ack-stall',
+  'noise-before-ack',
+  'foreign-ack-id',
+  'crash-mid-line',
+  'crash-after-ack',
+  'hang',
+  'drip',
+  'giant-line-64mib',
+  'invalid-utf8',
+  'not-json',
+  'truncated-json',
+  'blank-lines',
+  'deep-nesting',
+  'proto-keys',
+  'huge-numbers',
+  'lone-surrogates',
+  'wrong-types',
+  'unknown-type-then-answer',
+  'duplicate-id',
+  'foreign-id',
+  'flood-10k-frames',
+  'line-flood',
+  'grandchild',
+  'ignore-shutdown',
+  'no-read',
 ];
 
 function run(cmd: string, args: string[], boundMs: number): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; killed: boolean }> {

@@ -13,7 +13,6 @@ import { prng } from '../../src/util/prng.js';
 const ROOT = findPackageRoot();
 const WRITER = ['--import', 'tsx', join(ROOT, 'test', 'fixtures', 'host', 'ledger-writer.ts')];
 
-
 interface Writer {
   done: string[];
   ready: Promise<void>;

@@ -26,13 +26,7 @@ export function contentDigestOf(frame: { content_digest?: string | null }): stri
 
 /** The 32-byte §6.5.2 commitment of `frame` served by provider `providerId`. */
 export function frameCommitment(providerId: string, frame: CommittedFrame): Uint8Array {
-  return sha256(
-    ascii(DOMAIN_FRAME),
-    encStr(providerId),
-    encStr(frame.id),
-    encOpt(contentDigestOf(frame)),
-    chainHead(frame.provenance),
-  );
+  return sha256(ascii(DOMAIN_FRAME), encStr(providerId), encStr(frame.id), encOpt(contentDigestOf(frame)), chainHead(frame.provenance));
 }
 
 /** The §6.3 identity of `frame` from provider `providerId` (content_digest omitted when absent). */

@@ -52,12 +52,5 @@ export function encOpt(s: string | null | undefined): Uint8Array {
 /** encode(link), fields in the normative order type, uri, range, digest, method, by. */
 export function encodeLink(link: ProvenanceLinkInput): Uint8Array {
   if (link === null || typeof link !== 'object') throw new TypeError('a provenance link must be an object');
-  return concatBytes(
-    encStr(link.type),
-    encOpt(link.uri),
-    encOpt(link.range),
-    encOpt(link.digest),
-    encOpt(link.method),
-    encOpt(link.by),
-  );
+  return concatBytes(encStr(link.type), encOpt(link.uri), encOpt(link.range), encOpt(link.digest), encOpt(link.method), encOpt(link.by));
 }

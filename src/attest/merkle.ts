@@ -84,16 +84,7 @@ export function auditPathShape(index: number, count: number): boolean[] {
 }
 
 function isValidPosition(index: unknown, count: unknown): boolean {
-  return (
-    typeof index === 'number' &&
-    typeof count === 'number' &&
-    Number.isSafeInteger(index) &&
-    Number.isSafeInteger(count) &&
-    count >= 1 &&
-    count <= MAX_LEAF_COUNT &&
-    index >= 0 &&
-    index < count
-  );
+  return typeof index === 'number' && typeof count === 'number' && Number.isSafeInteger(index) && Number.isSafeInteger(count) && count >= 1 && count <= MAX_LEAF_COUNT && index >= 0 && index < count;
 }
 
 /** Every inclusion proof of a tree, computed from one pass over its levels (O(n log n)). */
@@ -158,12 +149,7 @@ export function rootFromProof(commitment: Uint8Array, proof: unknown): Uint8Arra
  * shape. A verifier that knows how many leaves the root covers (a host holding the signed result)
  * passes it as `expectedLeafCount`, and a proof stating another count is then rejected.
  */
-export function verifyInclusionProof(
-  commitment: Uint8Array,
-  proof: unknown,
-  root: Uint8Array | string,
-  expectedLeafCount?: number,
-): boolean {
+export function verifyInclusionProof(commitment: Uint8Array, proof: unknown, root: Uint8Array | string, expectedLeafCount?: number): boolean {
   const rootBytes = typeof root === 'string' ? parseDigest(root) : root;
   if (rootBytes === undefined) return false;
   if (expectedLeafCount !== undefined && (proof as { leaf_count?: unknown } | null)?.leaf_count !== expectedLeafCount) return false;
@@ -210,9 +196,7 @@ export function canonicalLeaves<F extends CommittedFrame>(providerId: string, fr
     identity: frameIdentityOf(providerId, frame),
     commitment: frameCommitment(providerId, frame),
   }));
-  return leaves.sort(
-    (a, b) => compareFrameIdentities(a.identity, b.identity) || compareBytes(a.commitment, b.commitment),
-  );
+  return leaves.sort((a, b) => compareFrameIdentities(a.identity, b.identity) || compareBytes(a.commitment, b.commitment));
 }
 
 /** F12: MTH over the commitments of exactly `frames`, in canonical order. */

@@ -62,13 +62,7 @@ export interface ResultAttestations {
  * Sign a whole answer: result_attestation over the §6.5.3 root of exactly `frames` (canonical
  * order) and, per frame, an entry with its inclusion proof (and, optionally, its own attestation).
  */
-export function attestResult(
-  providerId: string,
-  frames: readonly CommittedFrame[],
-  key: SigningKey,
-  issuedAt: string,
-  options: AttestResultOptions = {},
-): ResultAttestations {
+export function attestResult(providerId: string, frames: readonly CommittedFrame[], key: SigningKey, issuedAt: string, options: AttestResultOptions = {}): ResultAttestations {
   const leaves = canonicalLeaves(providerId, frames);
   const commitments = leaves.map((leaf) => leaf.commitment);
   const root = merkleRoot(commitments);
@@ -114,11 +108,7 @@ export function withResultAttestations<R extends { frames: readonly CommittedFra
  * COMPLETE `frames` (the set the result_attestation root covers) before the rest are dropped.
  * Throws when a kept identity is not among `frames` — a proof for it cannot exist.
  */
-export function retainProofs(
-  providerId: string,
-  frames: readonly CommittedFrame[],
-  keepIds: readonly FrameIdentity[],
-): { frame: FrameIdentity; inclusion_proof: InclusionProofInput }[] {
+export function retainProofs(providerId: string, frames: readonly CommittedFrame[], keepIds: readonly FrameIdentity[]): { frame: FrameIdentity; inclusion_proof: InclusionProofInput }[] {
   const leaves = canonicalLeaves(providerId, frames);
   const proofs = allInclusionProofs(leaves.map((leaf) => leaf.commitment));
   const positions = new Map<string, number>();

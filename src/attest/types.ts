@@ -4,15 +4,7 @@
  * content_digest and provenance, so its frame input is that slice of ContextFrame; wire input that
  * may be malformed is accepted as `unknown` where it is parsed (proofs, attestations, entries).
  */
-import type {
-  AttesterKey,
-  ContextFrame,
-  FrameAttestation,
-  FrameId,
-  InclusionProof,
-  ProofStep as WireProofStep,
-  ProvenanceAttestation,
-} from '../../generated/types/index.js';
+import type { AttesterKey, ContextFrame, FrameAttestation, FrameId, InclusionProof, ProofStep as WireProofStep, ProvenanceAttestation } from '../../generated/types/index.js';
 
 /** The members of a ContextFrame that enter its §6.5.2 commitment (provenance absent ≡ empty). */
 export type CommittedFrame = Pick<ContextFrame, 'id' | 'content_digest' | 'provenance'>;

@@ -200,8 +200,7 @@ export function buildAttestationVectors(): Record<string, unknown> {
         frame_attestation: attestFrame(VECTORS_PROVIDER_ID, frameExample, signingKey, VECTORS_ISSUED_AT),
       },
       result: {
-        description:
-          'a frames result signed with one root signature and an inclusion proof per frame (frames listed out of canonical order on purpose; leaves are in canonical order)',
+        description: 'a frames result signed with one root signature and an inclusion proof per frame (frames listed out of canonical order on purpose; leaves are in canonical order)',
         canonical_frame_ids: canonicalLeaves(VECTORS_PROVIDER_ID, resultFrames).map((leaf) => leaf.identity.frame_id),
         result: signedResult,
       },

@@ -37,13 +37,7 @@ import { isJsonObject } from '../util/json.js';
 
 export const RECOGNISED_ALGORITHM = 'ed25519';
 
-export type AttestationVerdict =
-  | 'attested'
-  | 'commitment-mismatch'
-  | 'bad-signature'
-  | 'unknown-key'
-  | 'uncheckable'
-  | 'unattested';
+export type AttestationVerdict = 'attested' | 'commitment-mismatch' | 'bad-signature' | 'unknown-key' | 'uncheckable' | 'unattested';
 
 export type FrameVerdict = AttestationVerdict | 'proof-mismatch';
 
@@ -120,13 +114,7 @@ function precheck(attestation: unknown): { check: AttestationCheck } | { attesta
  * Verify `attestation` against the commitment `expected` (undefined when it cannot be computed;
  * `cannotCompute` then says why). `what` names the commitment in messages.
  */
-function verifyAgainst(
-  expected: Uint8Array | undefined,
-  cannotCompute: string,
-  attestation: unknown,
-  keys: readonly AttesterKeyInput[],
-  what: string,
-): AttestationCheck {
+function verifyAgainst(expected: Uint8Array | undefined, cannotCompute: string, attestation: unknown, keys: readonly AttesterKeyInput[], what: string): AttestationCheck {
   const checked = precheck(attestation);
   if ('check' in checked) return checked.check;
   const pre = checked.attestation;
@@ -171,30 +159,13 @@ export interface VerifyAttestationInput {
 /** §6.5.4 for one frame's ProvenanceAttestation. */
 export function verifyAttestation(input: VerifyAttestationInput): AttestationCheck {
   const computed = input.commitment ? { value: input.commitment } : tryCompute(() => frameCommitment(input.providerId, input.frame));
-  return verifyAgainst(
-    computed.value,
-    `frame commitment cannot be computed: ${computed.error ?? 'unknown error'}`,
-    input.attestation,
-    input.keys,
-    'frame commitment',
-  );
+  return verifyAgainst(computed.value, `frame commitment cannot be computed: ${computed.error ?? 'unknown error'}`, input.attestation, input.keys, 'frame commitment');
 }
 
 /** F12: a result_attestation against the root over exactly `frames`, in canonical order. */
-export function verifyResultAttestation(
-  providerId: string,
-  frames: readonly CommittedFrame[],
-  resultAttestation: unknown,
-  keys: readonly AttesterKeyInput[],
-): AttestationCheck {
+export function verifyResultAttestation(providerId: string, frames: readonly CommittedFrame[], resultAttestation: unknown, keys: readonly AttesterKeyInput[]): AttestationCheck {
   const computed = tryCompute(() => merkleRoot(canonicalLeaves(providerId, frames).map((leaf) => leaf.commitment)));
-  return verifyAgainst(
-    computed.value,
-    `result root cannot be computed: ${computed.error ?? 'unknown error'}`,
-    resultAttestation,
-    keys,
-    `root over the ${frames.length} frame(s) of result.frames`,
-  );
+  return verifyAgainst(computed.value, `result root cannot be computed: ${computed.error ?? 'unknown error'}`, resultAttestation, keys, `root over the ${frames.length} frame(s) of result.frames`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,11 +263,7 @@ function combine(own: readonly FrameVerdict[], root: readonly FrameVerdict[]): F
  * for the frame) and, for a frame without a proof, the result root recomputed over exactly
  * result.frames (F12) — the host holds every sibling.
  */
-export function verifyFrameAttestations(
-  providerId: string,
-  result: AttestedResultInput,
-  keys: readonly AttesterKeyInput[],
-): ResultVerification {
+export function verifyFrameAttestations(providerId: string, result: AttestedResultInput, keys: readonly AttesterKeyInput[]): ResultVerification {
   const findings: AttestationFinding[] = [];
   const frames = Array.isArray(result.frames) ? result.frames : [];
 
@@ -381,13 +348,7 @@ export function verifyFrameAttestations(
       const leaf = leaves[target.index];
       const cannot = broken.get(target.index);
       if (isJsonObject(entry) && entry.attestation !== undefined) {
-        const check = verifyAgainst(
-          leaf?.commitment,
-          `frame commitment cannot be computed: ${cannot ?? 'unknown error'}`,
-          entry.attestation,
-          keys,
-          'frame commitment',
-        );
+        const check = verifyAgainst(leaf?.commitment, `frame commitment cannot be computed: ${cannot ?? 'unknown error'}`, entry.attestation, keys, 'frame commitment');
         target.attestations.push(check);
         own.get(target)!.push(check.verdict);
         target.reasons.push(`attestation (entry ${entryIndex}): ${check.verdict}: ${check.reason}`);

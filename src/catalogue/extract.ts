@@ -3,15 +3,7 @@
 // scripts/extract-rules.ts writes/checks the files; scripts/generate.ts reuses renderCatalogueFiles.
 
 import { ANCHOR_LEVEL_BY_WORDS, ANCHOR_SIDES, RULE_TABLE, type RuleMapping } from './mapping.js';
-import {
-  boldKeyWords,
-  parseBlocks,
-  plainText,
-  splitSentences,
-  type KeyWord,
-  type ProseBlock,
-  type TableBlock,
-} from './markdown.js';
+import { boldKeyWords, parseBlocks, plainText, splitSentences, type KeyWord, type ProseBlock, type TableBlock } from './markdown.js';
 import type { Catalogue, CatalogueEntry, CatalogueLevel, CatalogueSide } from './types.js';
 
 /** Repo-relative paths of the generated catalogue files. */

@@ -4,21 +4,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  CATALOGUE_LEVELS,
-  CATALOGUE_SIDES,
-  type Catalogue,
-  type CatalogueEntry,
-  type CatalogueKind,
-} from './types.js';
+import { CATALOGUE_LEVELS, CATALOGUE_SIDES, type Catalogue, type CatalogueEntry, type CatalogueKind } from './types.js';
 
-export type {
-  Catalogue,
-  CatalogueEntry,
-  CatalogueKind,
-  CatalogueLevel,
-  CatalogueSide,
-} from './types.js';
+export type { Catalogue, CatalogueEntry, CatalogueKind, CatalogueLevel, CatalogueSide } from './types.js';
 export { CATALOGUE_LEVELS, CATALOGUE_SIDES } from './types.js';
 
 const ANCHORS_FILE = join('generated', 'anchors.json');

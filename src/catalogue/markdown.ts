@@ -48,7 +48,10 @@ export function parseBlocks(markdown: string): Block[] {
 
   const flush = (): void => {
     if (prose) {
-      const text = prose.lines.map((l) => l.trim()).join(' ').trim();
+      const text = prose.lines
+        .map((l) => l.trim())
+        .join(' ')
+        .trim();
       if (text) blocks.push({ kind: 'prose', section, text, line: prose.line });
       prose = null;
     }

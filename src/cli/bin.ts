@@ -14,7 +14,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`cgp-conformance: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`cgp-conformance: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 2;
   },
 );

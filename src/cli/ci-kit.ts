@@ -121,12 +121,7 @@ function mergedSummary(runs: readonly RunSuiteResult[]): SuiteSummary {
  * The CI kit over one or several runs (certify passes its three). `baseCode` is the exit code the command
  * would have without the kit; `targetName` names the target(s) in the JUnit file and the bug reports.
  */
-export async function applyCiKitToRuns(
-  results: readonly RunSuiteResult[],
-  opts: CiKitOptions,
-  prepared: PreparedCiKit = {},
-  how: { baseCode: number; targetName?: string },
-): Promise<CiKitOutcome> {
+export async function applyCiKitToRuns(results: readonly RunSuiteResult[], opts: CiKitOptions, prepared: PreparedCiKit = {}, how: { baseCode: number; targetName?: string }): Promise<CiKitOutcome> {
   const lines: string[] = [];
   const json: Record<string, unknown> = {};
   const base = how.baseCode;
@@ -161,7 +156,8 @@ export async function applyCiKitToRuns(
     for (const e of outcome.notExercised) lines.push(`baseline entry not exercised by this run: ${describeEntry(e)} (${e.where})`);
     for (const a of outcome.acceptedIds) lines.push(`known failure (baseline): ${a.id} (seen in replies to other probes) — ${a.entry.reason}`);
     for (const s of outcome.unlisted) lines.push(`not in the baseline: ${failingIds(s).join(', ')} in ${s.uri}:${s.line} ${s.name}`);
-    for (const id of outcome.unlistedIds) lines.push(`not in the baseline: ${id} (seen in replies to other probes, e.g. by ${firstSeen(id)?.uri ?? '?'}:${firstSeen(id)?.line ?? 0} ${firstSeen(id)?.name ?? ''})`);
+    for (const id of outcome.unlistedIds)
+      lines.push(`not in the baseline: ${id} (seen in replies to other probes, e.g. by ${firstSeen(id)?.uri ?? '?'}:${firstSeen(id)?.line ?? 0} ${firstSeen(id)?.name ?? ''})`);
     for (const w of strictUnlisted) lines.push(`--strict: warning not in the baseline: ${w.f.message}`);
     // Only a concluded run (0 / 1) is re-judged; never answered (3) and harness error (4) keep their code,
     // but a --strict warning not in the baseline is a definite failure, which outranks an inconclusive run.
@@ -271,8 +267,10 @@ export async function bugReportsFromMessages(dir: string, messages: readonly str
     targetLabel: label,
     toolVersion: toolVersion(),
     repro: (id) =>
-      t === undefined ? `npx cgp-conformance host --tags @${id} [--adapter <module> | --cmd "<host command>"]`
-      : t.transport === 'http' ? `npx cgp-conformance http --tags @${id} ${shellWord(t.label)}`
-      : `npx cgp-conformance stdio --tags @${id} -- ${t.label}`,
+      t === undefined
+        ? `npx cgp-conformance host --tags @${id} [--adapter <module> | --cmd "<host command>"]`
+        : t.transport === 'http'
+          ? `npx cgp-conformance http --tags @${id} ${shellWord(t.label)}`
+          : `npx cgp-conformance stdio --tags @${id} -- ${t.label}`,
   });
 }

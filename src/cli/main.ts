@@ -81,8 +81,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'inspect',
     term: 'inspect [options] <target...>',
-    description:
-      'handshake a provider, print its ack and the frames of one sample query (judges nothing): inspect [options] -- <command> [args...] | inspect [options] <url>',
+    description: 'handshake a provider, print its ack and the frames of one sample query (judges nothing): inspect [options] -- <command> [args...] | inspect [options] <url>',
     load: async () => (await importCommand<typeof import('./commands/inspect.js')>('inspect')).registerInspectCommand,
   },
   {
@@ -97,7 +96,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     description: 'fuzz a provider with hostile input: cgp-conformance fuzz [options] -- <command> [args...]  |  fuzz <url>',
     load: async () => (await importCommand<typeof import('./commands/fuzz.js')>('fuzz')).registerFuzzCommand,
   },
-  { name: 'matrix', term: 'matrix [options] <file>', description: 'run the suite against every implementation a matrix file lists, side by side in one static site (also: matrix diff, matrix merge)', load: async () => (await importCommand<typeof import('./commands/matrix.js')>('matrix')).registerMatrixCommand },
+  {
+    name: 'matrix',
+    term: 'matrix [options] <file>',
+    description: 'run the suite against every implementation a matrix file lists, side by side in one static site (also: matrix diff, matrix merge)',
+    load: async () => (await importCommand<typeof import('./commands/matrix.js')>('matrix')).registerMatrixCommand,
+  },
   {
     name: 'replay',
     term: 'replay [options] <file> <target...>',

@@ -86,7 +86,8 @@ export function applyProviderTargetOptions(opts: ProviderTargetOptions, env: Nod
   });
   const ids = (opts.retiredId ?? []).map((id) => {
     if (id.trim() === '') throw new ConfigError('--retired-id expects a frame id, got an empty string');
-    if (id.includes(',') || id.trim() !== id) throw new ConfigError(`--retired-id ${JSON.stringify(id)}: a frame id with a comma or surrounding spaces cannot be passed on (CGP_PROVIDER_RETIRED_IDS is comma separated)`);
+    if (id.includes(',') || id.trim() !== id)
+      throw new ConfigError(`--retired-id ${JSON.stringify(id)}: a frame id with a comma or surrounding spaces cannot be passed on (CGP_PROVIDER_RETIRED_IDS is comma separated)`);
     return id;
   });
   const join = (current: string | undefined, more: string[], sep: string) => [...(current ?? '').split(sep).filter((x) => x !== ''), ...more].join(sep);

@@ -59,12 +59,7 @@ export function keysFor(provider: ProviderDescriptor, trustStore?: TrustStore): 
 
 /** An src/attest finding in the protocol Finding shape (`id` = the anchor). */
 export function attestationFinding(finding: AttestationFinding): Finding {
-  const pointer =
-    finding.entry !== undefined
-      ? `/result/frame_attestations/${finding.entry}`
-      : finding.anchor === 'F12'
-        ? '/result/result_attestation'
-        : '/result';
+  const pointer = finding.entry !== undefined ? `/result/frame_attestations/${finding.entry}` : finding.anchor === 'F12' ? '/result/result_attestation' : '/result';
   const detail = finding.message.replace(new RegExp(`^${finding.anchor}:\\s*`), '');
   return finding.severity === 'violation' ? violation(finding.anchor, pointer, detail) : warning(finding.anchor, pointer, detail);
 }
@@ -121,11 +116,7 @@ function proofsFor(providerId: string, frames: readonly CommittedFrame[], result
 
 function safeVerify(providerId: string, frames: readonly CommittedFrame[], result: ContextQueryResult, keys: readonly AttesterKey[]): ResultVerification | Error {
   try {
-    return verifyFrameAttestations(
-      providerId,
-      { frames, frame_attestations: result.frame_attestations, result_attestation: result.result_attestation },
-      keys,
-    );
+    return verifyFrameAttestations(providerId, { frames, frame_attestations: result.frame_attestations, result_attestation: result.result_attestation }, keys);
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
@@ -144,12 +135,7 @@ function commitmentOf(providerId: string, frame: CommittedFrame): string | undef
  * (`frame.evidence`, replacing any earlier one). Returns the F11/F12/F13 findings. Never drops,
  * reorders or edits a frame (F9). `trustStore`, when given, replaces the handshake's keys.
  */
-export function attachEvidence(
-  provider: ProviderDescriptor,
-  result: ContextQueryResult,
-  frames: ReceivedFrame[],
-  trustStore?: TrustStore,
-): Finding[] {
+export function attachEvidence(provider: ProviderDescriptor, result: ContextQueryResult, frames: ReceivedFrame[], trustStore?: TrustStore): Finding[] {
   return attachEvidenceDetailed(provider, result, frames, trustStore).findings;
 }
 
@@ -161,12 +147,7 @@ export interface AnswerEvidence {
 }
 
 /** attachEvidence, also reporting the result_attestation's verdict. */
-export function attachEvidenceDetailed(
-  provider: ProviderDescriptor,
-  result: ContextQueryResult,
-  frames: ReceivedFrame[],
-  trustStore?: TrustStore,
-): AnswerEvidence {
+export function attachEvidenceDetailed(provider: ProviderDescriptor, result: ContextQueryResult, frames: ReceivedFrame[], trustStore?: TrustStore): AnswerEvidence {
   const providerId = provider.name;
   const keys = keysFor(provider, trustStore);
   const resultFrames: readonly CommittedFrame[] = isJsonObject(result) && Array.isArray(result.frames) ? result.frames : [];

@@ -135,12 +135,7 @@ export function buildAttribution(composed: ComposedPrompt, usage: UsageReport, m
     const sorted = found.slice().sort((a, b) => a.start - b.start || b.end - a.end);
     for (const occ of sorted) {
       const inside = sorted.some(
-        (other) =>
-          other !== occ &&
-          other.needle.owner !== occ.needle.owner &&
-          other.start <= occ.start &&
-          other.end >= occ.end &&
-          other.end - other.start > occ.end - occ.start,
+        (other) => other !== occ && other.needle.owner !== occ.needle.owner && other.start <= occ.start && other.end >= occ.end && other.end - other.start > occ.end - occ.start,
       );
       if (inside) continue;
       const prior = citedVia.get(occ.needle.owner);
@@ -158,15 +153,13 @@ export function buildAttribution(composed: ComposedPrompt, usage: UsageReport, m
     }
   }
 
-  const uses: ContextUse[] = [...ids.values()]
-    .sort(compareFrameIds)
-    .map((frame) => {
-      const key = frameIdKey(frame);
-      const via = citedVia.get(key);
-      const use: ContextUse = { frame, selected: selectedKeys.has(key), rendered: renderedKeys.has(key), cited: via !== undefined };
-      if (via !== undefined) use.cited_via = via;
-      return use;
-    });
+  const uses: ContextUse[] = [...ids.values()].sort(compareFrameIds).map((frame) => {
+    const key = frameIdKey(frame);
+    const via = citedVia.get(key);
+    const use: ContextUse = { frame, selected: selectedKeys.has(key), rendered: renderedKeys.has(key), cited: via !== undefined };
+    if (via !== undefined) use.cited_via = via;
+    return use;
+  });
 
   let cited = 0;
   let rendered = 0;
@@ -201,7 +194,7 @@ export function checkAttribution(record: AttributionRecord, usage: UsageReport):
     const at = `/uses/${i}`;
     const f = use.frame as Partial<FrameId> | undefined;
     if (!f || typeof f.provider_id !== 'string' || f.provider_id === '' || typeof f.frame_id !== 'string' || f.frame_id === '') {
-      findings.push(violation('A1', `${at}/frame`, 'an attribution handle must be the frame\'s FrameId (provider_id, frame_id, content_digest)'));
+      findings.push(violation('A1', `${at}/frame`, "an attribution handle must be the frame's FrameId (provider_id, frame_id, content_digest)"));
       return;
     }
     const key = frameIdKey(use.frame);

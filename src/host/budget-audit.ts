@@ -74,12 +74,7 @@ const MAX_LISTED = 3;
  * Audit one provider's answer against the query it was sent (B1, B3, B4 → B2).
  * Pure: no I/O; the same input always yields the same audit.
  */
-export function auditAnswer(
-  provider: ProviderDescriptor,
-  query: ContextQuery,
-  result: ContextQueryResult,
-  options: AuditOptions = {},
-): BudgetAudit {
+export function auditAnswer(provider: ProviderDescriptor, query: ContextQuery, result: ContextQueryResult, options: AuditOptions = {}): BudgetAudit {
   const onB3 = options.onB3Mismatch ?? 'drop';
   const frames = Array.isArray(result.frames) ? result.frames : [];
   const findings: Finding[] = [];
@@ -93,18 +88,13 @@ export function auditAnswer(
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i]!;
     const declared: unknown = frame.token_cost;
-    const bytes =
-      options.bytesIn !== undefined
-        ? options.bytesIn[(options.bytesOffset ?? 0) + i]!
-        : utf8ByteLength(typeof frame.content === 'string' ? frame.content : '');
+    const bytes = options.bytesIn !== undefined ? options.bytesIn[(options.bytesOffset ?? 0) + i]! : utf8ByteLength(typeof frame.content === 'string' ? frame.content : '');
     const cost = Math.ceil(bytes / BYTES_PER_BUDGET_TOKEN);
     trueTokens += cost;
     declaredTokens += typeof declared === 'number' ? declared : NaN;
     if (!isCost(declared) || declared !== cost) {
       misdeclared++;
-      const what =
-        `frame ${JSON.stringify(frame.id)} declares token_cost ${JSON.stringify(declared)}, ` +
-        `content is ${bytes} bytes → ceil(${bytes}/4) = ${cost}`;
+      const what = `frame ${JSON.stringify(frame.id)} declares token_cost ${JSON.stringify(declared)}, ` + `content is ${bytes} bytes → ceil(${bytes}/4) = ${cost}`;
       if (lies.length < MAX_LISTED) lies.push(what);
       findings.push(violation('B3', `/frames/${i}/token_cost`, `${who(provider)}: ${what}`));
     }

@@ -147,8 +147,7 @@ export function acceptHandshake(reply: RawEnvelope, ctx: { hostVersion: string; 
   if (!decoded.ok) {
     // Shape problems the host can live with are recorded below as findings, not refused.
     // A misbehaving host's switch also silences the schema's copy of the check it skips (else it never bites).
-    const tolerated = (id: string): boolean =>
-      TOLERATED.has(id) || (policies.skipScopeConsistency === true && id === 'C5') || (policies.acceptForeignVersion === true && id === 'H1');
+    const tolerated = (id: string): boolean => TOLERATED.has(id) || (policies.skipScopeConsistency === true && id === 'C5') || (policies.acceptForeignVersion === true && id === 'H1');
     const fatal = decoded.error.issues.length === 0 || decoded.error.issues.some((i) => !tolerated(i.id));
     if (fatal) throw new HandshakeFailed(`handshake_ack from ${label} is malformed: ${decoded.error.message}`, { routingId, anchor: 'S2-wire-shape', cause: decoded.error });
   }

@@ -4,29 +4,12 @@
 import type { LookupFunction } from 'node:net';
 import { HttpConnection } from '../transport/http-client.js';
 import type { Credential } from '../transport/credential.js';
-import {
-  BodyTooLargeError,
-  HttpStatusError,
-  InsecureTransportError,
-  InvalidUtf8Error,
-  NetworkError,
-  NotAnEnvelopeError,
-  TimeoutError,
-  TransportError,
-} from '../transport/errors.js';
+import { BodyTooLargeError, HttpStatusError, InsecureTransportError, InvalidUtf8Error, NetworkError, NotAnEnvelopeError, TimeoutError, TransportError } from '../transport/errors.js';
 import type { RawEnvelope } from '../transport/ndjson.js';
 import type { Transcript } from '../transport/transcript.js';
 import { isKnownEnvelopeType } from '../protocol/envelope-types.js';
 import { warning } from '../protocol/findings.js';
-import {
-  CorrelationMismatch,
-  HandshakeFailed,
-  HostError,
-  InsecureTransport,
-  MalformedReply,
-  ProviderTimeout,
-  TransportFailure,
-} from './errors.js';
+import { CorrelationMismatch, HandshakeFailed, HostError, InsecureTransport, MalformedReply, ProviderTimeout, TransportFailure } from './errors.js';
 import { isPayloadBearing, type Channel, type ChannelShutdown, type ExchangeOptions } from './connection-channel.js';
 import type { HostFinding } from './connection-handshake.js';
 import type { HttpTarget, LogSink } from './http-security.js';

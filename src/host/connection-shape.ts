@@ -35,12 +35,7 @@ export interface ShapeNote {
 
 export type Shaped = { send: true; query: ContextQuery; notes: ShapeNote[] } | { send: false; rule: 'Q1'; reason: string };
 
-export function shapeQuery(
-  ack: HandshakeAckEnvelope,
-  query: ContextQuery,
-  policies: ShapePolicies = {},
-  routingId = ack.provider.name,
-): Shaped {
+export function shapeQuery(ack: HandshakeAckEnvelope, query: ContextQuery, policies: ShapePolicies = {}, routingId = ack.provider.name): Shaped {
   const out = structuredClone(query) as ContextQuery & Record<string, unknown>;
   const notes: ShapeNote[] = [];
   const caps = ack.capabilities;

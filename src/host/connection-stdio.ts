@@ -14,28 +14,12 @@
 // - An unknown envelope type is never fatal (S2.1-unknown-type): a notification (no id, no payload) is
 //   ignored; a payload-bearing one is answered `error` `bad_request`.
 import { StdioConnection, type StdioSpawnOptions } from '../transport/stdio-client.js';
-import {
-  ConnectionClosedError,
-  EofMidLineError,
-  PeerClosedError,
-  SpawnError,
-  TimeoutError,
-  TransportError,
-} from '../transport/errors.js';
+import { ConnectionClosedError, EofMidLineError, PeerClosedError, SpawnError, TimeoutError, TransportError } from '../transport/errors.js';
 import type { RawEnvelope } from '../transport/ndjson.js';
 import type { Transcript } from '../transport/transcript.js';
 import { isKnownEnvelopeType } from '../protocol/envelope-types.js';
 import { warning } from '../protocol/findings.js';
-import {
-  CorrelationMismatch,
-  HandshakeFailed,
-  HostError,
-  MalformedReply,
-  ProviderCrashed,
-  ProviderTimeout,
-  TransportFailure,
-  type CrashPhase,
-} from './errors.js';
+import { CorrelationMismatch, HandshakeFailed, HostError, MalformedReply, ProviderCrashed, ProviderTimeout, TransportFailure, type CrashPhase } from './errors.js';
 import { isPayloadBearing, type Channel, type ChannelShutdown, type ExchangeKind, type ExchangeOptions } from './connection-channel.js';
 import type { HostFinding } from './connection-handshake.js';
 import type { LogSink } from './http-security.js';
@@ -336,8 +320,7 @@ export class StdioChannel implements Channel {
     }
     // H4: unattributable. A wrong-id verified only concerns the verify in flight; anything else fails every
     // pending exchange at once instead of leaving them to time out.
-    const victims =
-      env.type === 'verified' && this.#verifyId !== undefined ? [this.#pending.get(this.#verifyId)!] : [...this.#pending.values()];
+    const victims = env.type === 'verified' && this.#verifyId !== undefined ? [this.#pending.get(this.#verifyId)!] : [...this.#pending.values()];
     const expected = victims.map((p) => p.id!).filter(Boolean);
     for (const p of victims) {
       clearTimeout(p.timer);
@@ -413,12 +396,16 @@ export class StdioChannel implements Channel {
     if (err instanceof HostError) return err;
     if (err instanceof PeerClosedError) {
       const tail = err.stderrTail.trim();
-      return new ProviderCrashed(phase, `${err.exitCode !== null ? `exit code ${err.exitCode}` : err.signal ? `signal ${err.signal}` : 'its stdout closed'}${tail ? `; stderr tail: ${tail.slice(-500)}` : ''}`, {
-        routingId: routingId ?? this.target,
-        exitCode: err.exitCode,
-        signal: err.signal,
-        cause: err,
-      });
+      return new ProviderCrashed(
+        phase,
+        `${err.exitCode !== null ? `exit code ${err.exitCode}` : err.signal ? `signal ${err.signal}` : 'its stdout closed'}${tail ? `; stderr tail: ${tail.slice(-500)}` : ''}`,
+        {
+          routingId: routingId ?? this.target,
+          exitCode: err.exitCode,
+          signal: err.signal,
+          cause: err,
+        },
+      );
     }
     if (err instanceof TimeoutError) {
       return new ProviderTimeout(phase, err.ms || timeoutMs, { routingId: routingId ?? this.target, failFast: err.failFast, detail: err.message, cause: err });

@@ -14,15 +14,7 @@
 // host's gate (consent, C1/C2/C6) BEFORE any payload is written, then one exchange: with a fresh id to a
 // correlation-declaring provider (pipelined on stdio), with no id otherwise (lock-step, S3.2).
 import type { LookupFunction } from 'node:net';
-import type {
-  ContextQuery,
-  ContextQueryResult,
-  ErrorEnvelope,
-  FrameId,
-  VerifiedEnvelope,
-  VerifyRequest,
-  VerifyResponse,
-} from '../../generated/types/index.js';
+import type { ContextQuery, ContextQueryResult, ErrorEnvelope, FrameId, VerifiedEnvelope, VerifyRequest, VerifyResponse } from '../../generated/types/index.js';
 import { decodeEnvelope } from '../protocol/decoder.js';
 import { isNamespacedName } from '../protocol/namespaced-name.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
@@ -130,11 +122,7 @@ export class ProviderConnection {
   #seq = 0;
   #closed = false;
 
-  constructor(
-    channel: Channel,
-    descriptor: ProviderDescriptor,
-    init: { correlation: boolean; findings: HostFinding[]; opts: ConnectOptions; egressForcedBy?: 'C4' | 'policy' },
-  ) {
+  constructor(channel: Channel, descriptor: ProviderDescriptor, init: { correlation: boolean; findings: HostFinding[]; opts: ConnectOptions; egressForcedBy?: 'C4' | 'policy' }) {
     this.#channel = channel;
     this.descriptor = descriptor;
     this.egressForcedBy = init.egressForcedBy;

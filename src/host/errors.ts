@@ -152,11 +152,10 @@ export class ConsentRequired extends HostError {
     const parts: string[] = [];
     if (scopes.length > 0) parts.push(`off-machine egress scope(s) ${scopes.map((s) => JSON.stringify(s)).join(', ')} have no consent receipt`);
     if (consentMissing) parts.push(`its egress has no live, named consent (C1)`);
-    super(
-      'consent_required',
-      `refusing to query ${who(opts.routingId, providerName)}: ${parts.join('; ')}${opts.reason ? ` (${opts.reason})` : ''}; the payload was not transmitted`,
-      { ...opts, anchor },
-    );
+    super('consent_required', `refusing to query ${who(opts.routingId, providerName)}: ${parts.join('; ')}${opts.reason ? ` (${opts.reason})` : ''}; the payload was not transmitted`, {
+      ...opts,
+      anchor,
+    });
     this.providerName = providerName;
     this.scopes = scopes;
     this.consentMissing = consentMissing;
@@ -243,11 +242,7 @@ export class ProviderError extends HostError {
     const message = typeof providerMessage === 'string' ? providerMessage : '';
     const codeText = eff.original === undefined ? 'no code' : `code ${JSON.stringify(eff.original)}`;
     const treated = eff.defaultedBy ? ` (treated as internal, never retried)` : eff.code === 'incompatible_version' ? ' (permanent: never retried)' : '';
-    super(
-      'provider_error',
-      `${who(opts.routingId)} replied error with ${codeText}${treated}${opts.phase ? ` to a ${opts.phase}` : ''}: ${JSON.stringify(clip(message, 500))}`,
-      { ...opts, anchor },
-    );
+    super('provider_error', `${who(opts.routingId)} replied error with ${codeText}${treated}${opts.phase ? ` to a ${opts.phase}` : ''}: ${JSON.stringify(clip(message, 500))}`, { ...opts, anchor });
     this.rawCode = eff.original;
     this.effectiveCode = eff.code;
     this.providerMessage = message;

@@ -143,9 +143,7 @@ export async function verifyFileProvenance(provenance: Provenance, options: Veri
   // Lexical normalisation on the bytes (latin1 maps each byte to one char and back).
   const lexical = posix.normalize(latin1(path.value));
   const lexicalRoots = options.trustedRoots.map((root) => latin1(Buffer.from(resolvePath(root), 'utf8')));
-  const realRoots = (await Promise.all(lexicalRoots.map((root) => realLatin1(Buffer.from(root, 'latin1'))))).filter(
-    (r): r is string => r !== undefined,
-  );
+  const realRoots = (await Promise.all(lexicalRoots.map((root) => realLatin1(Buffer.from(root, 'latin1'))))).filter((r): r is string => r !== undefined);
   if (![...lexicalRoots, ...realRoots].some((root) => inside(lexical, root))) {
     return fail('untrusted', `${JSON.stringify(lexical)} is outside every trusted root`);
   }
@@ -192,10 +190,7 @@ export async function verifyFileProvenance(provenance: Provenance, options: Veri
 }
 
 /** Every `file` link of a frame's provenance (others are skipped), with its index. */
-export async function verifyFrameProvenance(
-  frame: { provenance?: Provenance[] | null },
-  options: VerifyFileProvenanceOptions,
-): Promise<{ index: number; result: ProvenanceBytesResult }[]> {
+export async function verifyFrameProvenance(frame: { provenance?: Provenance[] | null }, options: VerifyFileProvenanceOptions): Promise<{ index: number; result: ProvenanceBytesResult }[]> {
   const links = Array.isArray(frame.provenance) ? frame.provenance : [];
   const out: { index: number; result: ProvenanceBytesResult }[] = [];
   for (const [index, link] of links.entries()) {

@@ -170,13 +170,7 @@ export async function fanOut(connections: readonly ProviderConnection[], query: 
   return result;
 }
 
-function judge(
-  d: ProviderDescriptor,
-  sent: ContextQuery,
-  result: ContextQueryResult,
-  notes: FanOutNote[],
-  ctx: { audit: AuditFn; attest: AttestFn; log: LogSink; checkFrames: boolean },
-): Leg {
+function judge(d: ProviderDescriptor, sent: ContextQuery, result: ContextQueryResult, notes: FanOutNote[], ctx: { audit: AuditFn; attest: AttestFn; log: LogSink; checkFrames: boolean }): Leg {
   const tag = (f: Finding): HostFinding => ({ ...f, routingId: d.routingId, provider: d.name });
   const findings: HostFinding[] = [];
   if (ctx.checkFrames) {

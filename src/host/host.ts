@@ -160,7 +160,11 @@ export class Host {
       egress: d.egress,
       ...(opts.expiresAt !== undefined ? { expiresAt: opts.expiresAt } : {}),
     });
-    this.#log({ level: 'info', routingId, message: `C1: consent granted for provider "${d.name}" ${d.version} by ${opts.grantor.kind} "${opts.grantor.id}"${record.receipts.length ? `; receipts for ${record.receipts.map((r) => r.scope).join(', ')}` : ''}` });
+    this.#log({
+      level: 'info',
+      routingId,
+      message: `C1: consent granted for provider "${d.name}" ${d.version} by ${opts.grantor.kind} "${opts.grantor.id}"${record.receipts.length ? `; receipts for ${record.receipts.map((r) => r.scope).join(', ')}` : ''}`,
+    });
     return record;
   }
 
@@ -174,7 +178,11 @@ export class Host {
       ...(opts.scopes !== undefined ? { scopes: opts.scopes } : {}),
       ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
     });
-    this.#log({ level: 'info', routingId, message: `C1: consent revoked for provider "${d.name}"${opts.scopes ? ` (scopes ${opts.scopes.join(', ')})` : ''} by ${opts.grantor.kind} "${opts.grantor.id}"` });
+    this.#log({
+      level: 'info',
+      routingId,
+      message: `C1: consent revoked for provider "${d.name}"${opts.scopes ? ` (scopes ${opts.scopes.join(', ')})` : ''} by ${opts.grantor.kind} "${opts.grantor.id}"`,
+    });
     return record;
   }
 
@@ -301,7 +309,11 @@ export class Host {
     if (alias !== undefined) {
       const twins = [...this.#connections.values()].filter((c) => c !== conn && c.descriptor.name === d.name).map((c) => c.routingId);
       if (twins.length > 0) {
-        this.#log({ level: 'info', routingId: alias, message: `S6.5.2-provider-id: "${d.name}" is also connected as ${twins.map((t) => `"${t}"`).join(', ')}; FrameIds of both carry provider_id "${d.name}", the host keeps them apart by routing id` });
+        this.#log({
+          level: 'info',
+          routingId: alias,
+          message: `S6.5.2-provider-id: "${d.name}" is also connected as ${twins.map((t) => `"${t}"`).join(', ')}; FrameIds of both carry provider_id "${d.name}", the host keeps them apart by routing id`,
+        });
       }
     }
     for (const f of conn.findings) this.#log({ level: f.severity === 'error' ? 'warn' : 'info', routingId: d.routingId, message: f.message });

@@ -2,15 +2,7 @@
 // connect/fan-out (who asked whom), budget audit + composition (what reaches the prompt),
 // verify/reuse, attestation, usage and attribution. All frame identity is the FrameId triple
 // (provider.name, frame.id, content_digest) — docs/interpretations.md §2, A1.
-import type {
-  ContextFrame,
-  ContextQuery,
-  ContextQueryResult,
-  FrameId,
-  HandshakeAckEnvelope,
-  InclusionProof,
-  ProvenanceAttestation,
-} from '../../generated/types/index.js';
+import type { ContextFrame, ContextQuery, ContextQueryResult, FrameId, HandshakeAckEnvelope, InclusionProof, ProvenanceAttestation } from '../../generated/types/index.js';
 import type { FrameVerdict } from '../attest/verify.js';
 
 export type TransportKind = 'stdio' | 'http';

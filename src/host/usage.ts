@@ -61,11 +61,7 @@ export interface UsageOptions {
 }
 
 /** Build the UR1 usage report for one executed query. */
-export function buildUsageReport(
-  answers: readonly ProviderAnswer[],
-  composed?: ComposedPrompt,
-  opts: UsageOptions = {},
-): UsageReport {
+export function buildUsageReport(answers: readonly ProviderAnswer[], composed?: ComposedPrompt, opts: UsageOptions = {}): UsageReport {
   let asOf: string;
   if (typeof opts.asOf === 'string') {
     if (!isProtocolTimestamp(opts.asOf)) throw new RangeError(`usage report as_of ${JSON.stringify(opts.asOf)} is not a protocol timestamp (F4 profile)`);
@@ -106,10 +102,7 @@ export function buildUsageReport(
     providers.push(usage);
   }
 
-  const requested =
-    opts.budgetRequested ??
-    composed?.budget.budgetTokens ??
-    answers.reduce((max, a) => Math.max(max, typeof a.query.max_tokens === 'number' ? a.query.max_tokens : 0), 0);
+  const requested = opts.budgetRequested ?? composed?.budget.budgetTokens ?? answers.reduce((max, a) => Math.max(max, typeof a.query.max_tokens === 'number' ? a.query.max_tokens : 0), 0);
   return { budget_requested: requested, budget_consumed: consumed, as_of: asOf, providers };
 }
 
@@ -155,9 +148,7 @@ export function checkUsageReport(report: UsageReport): Finding[] {
         findings.push(violation('UR1', `${sat}/frame`, `a billed frame must be referenced by its FrameId; this one ${problem}`));
       } else {
         if (s.frame.provider_id !== p.provider_id) {
-          findings.push(
-            violation('UR1', `${sat}/frame/provider_id`, `frame of provider ${JSON.stringify(s.frame.provider_id)} billed under provider ${JSON.stringify(p.provider_id)}`),
-          );
+          findings.push(violation('UR1', `${sat}/frame/provider_id`, `frame of provider ${JSON.stringify(s.frame.provider_id)} billed under provider ${JSON.stringify(p.provider_id)}`));
         }
         const key = frameIdKey(s.frame);
         if (seen.has(key)) findings.push(warning('UR1', sat, `FrameId ${key} is billed more than once by this provider`));

@@ -251,9 +251,7 @@ async function partition(
     }
     const key = frameIdKey(identity);
     if (!requested.has(key)) {
-      outcome.findings.push(
-        warning('V2', `${at}/frame`, `verdict for ${key}, an identity never requested; ignored (verdicts must echo the requested identity in full)`),
-      );
+      outcome.findings.push(warning('V2', `${at}/frame`, `verdict for ${key}, an identity never requested; ignored (verdicts must echo the requested identity in full)`));
       return;
     }
     let resolution: Resolution;
@@ -267,9 +265,7 @@ async function partition(
     if (resolution.status === 'stale' && raw.replacement_digest !== undefined && raw.replacement_digest !== null) {
       if (isWellFormedDigest(raw.replacement_digest)) resolution.replacementDigest = raw.replacement_digest;
       else {
-        outcome.findings.push(
-          violation('V4', `${at}/replacement_digest`, `replacement_digest ${show(raw.replacement_digest)} is not a digest (sha256:<64 lowercase hex>); ignored`),
-        );
+        outcome.findings.push(violation('V4', `${at}/replacement_digest`, `replacement_digest ${show(raw.replacement_digest)} is not a digest (sha256:<64 lowercase hex>); ignored`));
         resolution.detail += '; malformed replacement_digest ignored (V4)';
       }
     }

@@ -168,9 +168,7 @@ function isWeakLogLine(raw: string): boolean {
 
 // ── path references ───────────────────────────────────────────────────────────────────────────
 
-const PATH_EXTS = new Set(
-  'rs ts tsx js jsx mjs cjs py go rb java kt c h cc cpp hpp cs md toml json yaml yml txt sh sql lock cfg ini xml html css swift scala php'.split(' '),
-);
+const PATH_EXTS = new Set('rs ts tsx js jsx mjs cjs py go rb java kt c h cc cpp hpp cs md toml json yaml yml txt sh sql lock cfg ini xml html css swift scala php'.split(' '));
 
 /** A single token that names a file or directory (not a URL, not a host name). */
 export function looksLikePath(text: string): boolean {
@@ -269,7 +267,32 @@ function fixedWidthTable(lines: readonly string[]): boolean {
 
 // ── code ──────────────────────────────────────────────────────────────────────────────────────
 
-const CODE_STARTS = ['fn ', 'def ', 'class ', 'import ', 'const ', 'let ', 'var ', 'pub ', 'function ', '#include', 'package ', 'func ', 'return ', 'if ', 'for ', 'while ', '@', 'async ', 'export ', 'use ', 'struct ', 'impl ', 'interface ', 'type '];
+const CODE_STARTS = [
+  'fn ',
+  'def ',
+  'class ',
+  'import ',
+  'const ',
+  'let ',
+  'var ',
+  'pub ',
+  'function ',
+  '#include',
+  'package ',
+  'func ',
+  'return ',
+  'if ',
+  'for ',
+  'while ',
+  '@',
+  'async ',
+  'export ',
+  'use ',
+  'struct ',
+  'impl ',
+  'interface ',
+  'type ',
+];
 const CODE_ENDS = [';', '{', '}', '=>', '):', '(', ','];
 
 function codeShaped(lines: readonly string[]): boolean {
@@ -316,7 +339,10 @@ export function structuredLog(ix: LineIndex, first: number, last: number, stride
     if (tok.tokens.length < 2) continue;
     sampled++;
     if (tok.tokens.some((t) => t.type !== undefined)) fielded++;
-    tree.add(tok.tokens.map((t) => t.key), sampled - 1);
+    tree.add(
+      tok.tokens.map((t) => t.key),
+      sampled - 1,
+    );
   }
   if (sampled < 8 || fielded * 10 < sampled * 7) return false;
   const covered = tree.templates.filter((t) => t.members.length >= 3).reduce((k, t) => k + t.members.length, 0);

@@ -31,7 +31,6 @@ export interface Distilled {
 /** Longest line a distillate quotes in full (bytes); longer lines are clipped with a marker. */
 export const MAX_QUOTED_LINE = 400;
 
-
 /** `line 7` / `lines 7–14` (1-based, in the attachment). */
 function lineSpan(a: number, b: number): string {
   return a === b ? `line ${a}` : `lines ${a}–${b}`;
@@ -273,7 +272,12 @@ export const DEFAULT_BUDGET = 600;
 export function distillTable(text: string, delimiter: TableDelimiter, firstLineNo = 1, terms: readonly string[] = [], budget = DEFAULT_BUDGET, sameHeaderAt?: number): Distilled {
   const table = parseTable(text, delimiter);
   const columns = inferColumns(table);
-  const out = [`[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}${table.spans ? '; fixed-width columns read from the data' : ''}]`, sameHeaderAt !== undefined ? `columns: as in the table at line ${sameHeaderAt} (the same header)` : `columns: ${columns.map((c) => (columns.length > 8 ? describeColumn({ ...c, range: undefined }) : describeColumn(c))).join(' · ')}`];
+  const out = [
+    `[${plural(table.rows.length, 'row')} × ${plural(table.columns, 'column')}${table.spans ? '; fixed-width columns read from the data' : ''}]`,
+    sameHeaderAt !== undefined
+      ? `columns: as in the table at line ${sameHeaderAt} (the same header)`
+      : `columns: ${columns.map((c) => (columns.length > 8 ? describeColumn({ ...c, range: undefined }) : describeColumn(c))).join(' · ')}`,
+  ];
   const all = text.split(/\r\n|\n|\r/);
   const at: number[] = [];
   all.forEach((l, i) => {
@@ -290,7 +294,10 @@ export function distillTable(text: string, delimiter: TableDelimiter, firstLineN
   const { marked, summaries } = analyse(items, terms, { numericSummaries: false, ...(nameColumn ? { nameField: names[0] } : {}) });
   const lead = `${out.join('\n')}\n${summaries.join('\n')}\n${show(table.header, 0)}`;
   let left = budget - budgetTokens(lead);
-  const order = marked.map((m, i) => ({ i, score: m.score })).filter((x) => x.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+  const order = marked
+    .map((m, i) => ({ i, score: m.score }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i);
   const keep = new Set<number>();
   for (const { i } of order) {
     const cost = budgetTokens(show(table.rows[i]!, i + 1)) + 1;
@@ -332,7 +339,8 @@ export function lineList(nos: readonly number[]): string {
 
 // ── code and long text ────────────────────────────────────────────────────────────────────────
 
-const DECLARATION = /^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+|async\s+)*(?:fn|def|class|function|func|interface|struct|enum|trait|impl|type|module|namespace)\b/;
+const DECLARATION =
+  /^\s*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+|async\s+)*(?:fn|def|class|function|func|interface|struct|enum|trait|impl|type|module|namespace)\b/;
 
 /** Code over 28 lines: the first 12, declaration lines from the middle (≤ 16), the last 6. */
 export function distillCode(text: string, firstLineNo = 1): Distilled {
@@ -414,7 +422,15 @@ export function distillDiff(text: string, firstLineNo = 1): Distilled {
     gapFrom = -1;
   };
   lines.forEach((l, i) => {
-    const header = l.startsWith('diff ') || l.startsWith('--- ') || l.startsWith('+++ ') || l.startsWith('@@') || l.startsWith('index ') || l.startsWith('new file') || l.startsWith('deleted file') || l.startsWith('rename ');
+    const header =
+      l.startsWith('diff ') ||
+      l.startsWith('--- ') ||
+      l.startsWith('+++ ') ||
+      l.startsWith('@@') ||
+      l.startsWith('index ') ||
+      l.startsWith('new file') ||
+      l.startsWith('deleted file') ||
+      l.startsWith('rename ');
     if (l.startsWith('diff ')) files++;
     const change = !header && (l.startsWith('+') || l.startsWith('-'));
     if (change && l.startsWith('+')) added++;

@@ -261,7 +261,16 @@ export function ingest(input: IngestInput): IngestResult {
             return distillProse(textOf(), block.first + 1);
         }
       };
-      const candidate = buildArtifact({ kind: block.kind, bytes: slice, lossy, lines, ...(text !== undefined && !lossy ? { text } : {}), distill, ...(validFrom ? { validFrom } : {}), ...(validTo ? { validTo } : {}) });
+      const candidate = buildArtifact({
+        kind: block.kind,
+        bytes: slice,
+        lossy,
+        lines,
+        ...(text !== undefined && !lossy ? { text } : {}),
+        distill,
+        ...(validFrom ? { validFrom } : {}),
+        ...(validTo ? { validTo } : {}),
+      });
       const existing = artifacts.get(candidate.addressHash);
       const blockNotes = lossy ? ['invalid UTF-8 in this block: [full] is normalized text (U+FFFD); the exact bytes are in the store'] : undefined;
       if (existing) {

@@ -211,9 +211,6 @@ function leaves(text: string, node: JNode): Array<[string, string]> {
   return [...acc].map(([k, vs]) => [k, vs.join(', ')]);
 }
 
-
-
-
 /** Lines an object quoted whole spans at most; a longer one is quoted by its identifying and differing lines. */
 const WHOLE_OBJECT_LINES = 40;
 
@@ -265,7 +262,10 @@ export function distillJson(text: string, firstLineNo: number, terms: readonly s
     out.push(`[JSON document: ${plural(recs.length, 'object')} at ${pattern}, ${plural(fieldCount, 'field')}; lines ${firstLineNo}–${firstLineNo + lines.length - 1}]`);
     if (summaries.length > 0) out.push(`fields: ${summaries.slice(0, 12).join(' · ')}${summaries.length > 12 ? ` · ${plural(summaries.length - 12, 'more field')}` : ''}`);
     let left = budget - budgetTokens(out.join('\n'));
-    const order = marked.map((m, i) => ({ i, score: m.score })).filter((x) => x.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+    const order = marked
+      .map((m, i) => ({ i, score: m.score }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score || a.i - b.i);
     const kept: Array<{ i: number; lines: string[] }> = [];
     for (const { i } of order) {
       const r = recs[i]!;
@@ -318,8 +318,14 @@ export function distillJson(text: string, firstLineNo: number, terms: readonly s
     if (elidedObjects > 0) out.push(`… ${plural(elidedObjects, 'object')} of ${pattern} summarised above, not quoted`);
   } else {
     // one object or a short array: its top-level shape, and the lines a marker or the question points at
-    const keys = root.kind === 'object' ? root.entries!.map(([k, v]) => `${k} (${v.kind === 'object' ? `object, ${v.entries!.length} keys` : v.kind === 'array' ? `array of ${v.items!.length}` : 'value'})`) : [`${root.items!.length} items`];
-    out.push(`[JSON document: ${root.kind}; lines ${firstLineNo}–${firstLineNo + lines.length - 1}]`, `top level: ${keys.slice(0, 20).join(', ')}${keys.length > 20 ? `, ${plural(keys.length - 20, 'more key')}` : ''}`);
+    const keys =
+      root.kind === 'object'
+        ? root.entries!.map(([k, v]) => `${k} (${v.kind === 'object' ? `object, ${v.entries!.length} keys` : v.kind === 'array' ? `array of ${v.items!.length}` : 'value'})`)
+        : [`${root.items!.length} items`];
+    out.push(
+      `[JSON document: ${root.kind}; lines ${firstLineNo}–${firstLineNo + lines.length - 1}]`,
+      `top level: ${keys.slice(0, 20).join(', ')}${keys.length > 20 ? `, ${plural(keys.length - 20, 'more key')}` : ''}`,
+    );
     let left = budget - budgetTokens(out.join('\n'));
     lines.forEach((l, x) => {
       if (!(ALERT.test(l) || intentHits(l, terms) > 0)) return;

@@ -35,7 +35,7 @@ function parseLine(line: string, at: number): KvLine | 'comment' | undefined {
   if (t.startsWith('#')) return 'comment';
   const indent = line.length - line.trimStart().length;
   let m = EXPOSITION.exec(t);
-  if (m && numberOf(m[3]!) !== undefined || (m && /^(?:[+-]?Inf|NaN)$/.test(m[3]!))) {
+  if ((m && numberOf(m[3]!) !== undefined) || (m && /^(?:[+-]?Inf|NaN)$/.test(m[3]!))) {
     const fields: Array<[string, string]> = [];
     for (const p of (m![2] ?? '').matchAll(/([\w]+)="((?:[^"\\]|\\.)*)"/g)) fields.push([p[1]!, p[2]!]);
     fields.push(['value', m![3]!]);
@@ -65,9 +65,6 @@ export function isKeyValueBlock(lines: readonly string[]): boolean {
   }
   return seen >= 5 && kv >= 4 && (kv + comments) * 10 >= seen * 7 && comments * 2 <= seen;
 }
-
-
-
 
 export function distillKeyValue(text: string, firstLineNo: number, terms: readonly string[], budget: number): { text: string; method: string } {
   const lines = text.split(/\r\n|\n|\r/);

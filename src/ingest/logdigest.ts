@@ -38,7 +38,8 @@ const RECURRING_MIN = 6;
 
 const ERROR_LEVEL = /^(?:error|err|fatal|crit|critical|panic|severe|alert|emerg|e|f)$/i;
 const WARN_LEVEL = /^(?:warn|warning|w)$/i;
-const ALERT_WORDS = /\b(?:fail(?:ed|ure|ing|s)?|errors?|exception|denied|refused|timed? ?out|timeout|killed|oom|out of memory|panic|fatal|crash\w*|unhealthy|backoff|back-off|abort(?:ed)?|segfault|exit(?:ed)? (?:code|status) [1-9]\d*|✗|✘|FAIL|not ok)\b/i;
+const ALERT_WORDS =
+  /\b(?:fail(?:ed|ure|ing|s)?|errors?|exception|denied|refused|timed? ?out|timeout|killed|oom|out of memory|panic|fatal|crash\w*|unhealthy|backoff|back-off|abort(?:ed)?|segfault|exit(?:ed)? (?:code|status) [1-9]\d*|✗|✘|FAIL|not ok)\b/i;
 
 interface Line {
   no: number;
@@ -118,7 +119,6 @@ function where(nos: readonly number[]): string {
   if (!r.includes('…')) return `lines ${r}`;
   return `lines ${nos[0]}–${nos.at(-1)}, interleaved`;
 }
-
 
 function timeSpan(ls: readonly Line[]): string {
   let lo: Line | undefined;
@@ -250,7 +250,10 @@ function mineTemplates(text: string, firstLineNo: number): Mined {
     }
     const tok = tokenise(t);
     const idx = lines.length;
-    const tpl = tree.add(tok.tokens.map((x) => x.key), idx);
+    const tpl = tree.add(
+      tok.tokens.map((x) => x.key),
+      idx,
+    );
     lines.push({ no: firstLineNo + i, text: t, tok, tpl: tpl.id });
   }
   // a time is a time only where its template puts times: a line whose time token sits where the
@@ -337,7 +340,11 @@ function anomalyJudge(info: TemplateInfo): Judge {
 function statusJudge(info: TemplateInfo, statusSlot: Slot): Judge {
   // a status is judged against the usual class of its own group (same method and path): a 404 on a
   // path that always 404s is that path's normal, a 500 among a path's 302s is not; a 5xx always is
-  const statusGroup = (l: Line) => info.groupSlots.filter((s) => s !== statusSlot).map((s) => slotValue(l, s)).join(' ');
+  const statusGroup = (l: Line) =>
+    info.groupSlots
+      .filter((s) => s !== statusSlot)
+      .map((s) => slotValue(l, s))
+      .join(' ');
   const classCount = new Map<string, Map<number, number>>();
   for (const l of info.lines) {
     const g = statusGroup(l);
@@ -413,8 +420,7 @@ function compressAnomalies(reasonOf: ReadonlyMap<number, Anomaly>, lines: readon
     list.push(i);
     byKind.set(k, list);
   }
-  const rankOf = (run: readonly number[], reason: Reason) =>
-    REASON_RANK[reason] + (run.some((i) => intentHits(lines[i]!.text, terms) > 0) ? 3 : 0) + (rare.has(lines[run[0]!]!.tpl) ? 1 : 0);
+  const rankOf = (run: readonly number[], reason: Reason) => REASON_RANK[reason] + (run.some((i) => intentHits(lines[i]!.text, terms) > 0) ? 3 : 0) + (rare.has(lines[run[0]!]!.tpl) ? 1 : 0);
   const quotes: Quote[] = [];
   for (const [k, list] of byKind) {
     list.sort((a, b) => a - b);
@@ -495,7 +501,12 @@ function summaryLines(m: Mined, infos: readonly TemplateInfo[], anomalies: numbe
   }
   if (listed.length > shown.length) {
     const rest = listed.slice(shown.length);
-    out.push(`… ${plural(rest.length, 'more template')} (${plural(rest.reduce((k, t) => k + t.lines.length, 0), 'line')})`);
+    out.push(
+      `… ${plural(rest.length, 'more template')} (${plural(
+        rest.reduce((k, t) => k + t.lines.length, 0),
+        'line',
+      )})`,
+    );
   }
   return out;
 }
@@ -514,7 +525,14 @@ function quotedLineEntries(chosen: readonly Quote[], lines: readonly Line[]): st
       if (mid.length > 0) {
         const ms = mid.map((i) => lines[i]!);
         const span = timeSpan(ms);
-        entries.push({ no: l.no, seq: seq++, text: `… ${q.label}: ${plural(mid.length, 'more line')} like these (${mid.length === 1 ? 'line' : 'lines'} ${ranges(ms.map((x) => x.no), 4)})${span ? `, ${span}` : ''} …` });
+        entries.push({
+          no: l.no,
+          seq: seq++,
+          text: `… ${q.label}: ${plural(mid.length, 'more line')} like these (${mid.length === 1 ? 'line' : 'lines'} ${ranges(
+            ms.map((x) => x.no),
+            4,
+          )})${span ? `, ${span}` : ''} …`,
+        });
       } else entries.push({ no: l.no, seq: seq++, text: `… ${q.label} …` });
       entries.push({ no: last.no, seq: seq++, text: `L${last.no} ${clipLine(last.text)}` });
     }
@@ -534,7 +552,6 @@ function elidedLines(m: Mined, quotedLines: ReadonlySet<number>, firstLineNo: nu
   if (elided.length === 0) return [];
   return [`elided (in [full]): lines ${ranges(elided, 1_000)}${m.blank.length ? ` (${plural(m.blank.length, 'blank line')})` : ''}`];
 }
-
 
 /** Numeric spread and distinct counts of a template's free slots (not its group slots). */
 function spread(t: TemplateInfo): string {

@@ -153,11 +153,8 @@ function fieldsOf(lines: readonly string[]): Array<[string, string]> {
   return [...out];
 }
 
-
-
 const WHOLE_RECORD_LINES = 30;
 const MAX_EDGE_LINES = 12;
-
 
 export function distillRecords(text: string, firstLineNo: number, terms: readonly string[], budget: number): { text: string; method: string } {
   const lines = text.split(/\r\n|\n|\r/);
@@ -173,7 +170,9 @@ export function distillRecords(text: string, firstLineNo: number, terms: readonl
   const no = (x: number) => firstLineNo + x;
   const head = lines[starts[0]!]!.trim();
   const lens = recs.map((r) => r.to - r.from + 1);
-  const out = [`[${plural(recs.length, 'record')} (repeated reports), each starting like ${JSON.stringify(head.length > 60 ? `${head.slice(0, 60)}…` : head)}; ${Math.min(...lens)}–${Math.max(...lens)} lines each; lines ${no(starts[0]!)}–${no(trailer - 1)}]`];
+  const out = [
+    `[${plural(recs.length, 'record')} (repeated reports), each starting like ${JSON.stringify(head.length > 60 ? `${head.slice(0, 60)}…` : head)}; ${Math.min(...lens)}–${Math.max(...lens)} lines each; lines ${no(starts[0]!)}–${no(trailer - 1)}]`,
+  ];
   if (summaries.length > 0) out.push(`fields: ${summaries.slice(0, 10).join(' · ')}${summaries.length > 10 ? ` · ${plural(summaries.length - 10, 'more field')}` : ''}`);
   // the preamble and the trailer: what the report says about all of its records
   const edge = (a: number, b: number, label: string) => {
@@ -198,7 +197,10 @@ export function distillRecords(text: string, firstLineNo: number, terms: readonl
     return Math.min(c, 200);
   })();
   left -= trailerCost;
-  const order = marked.map((m, i) => ({ i, score: m.score })).filter((x) => x.score > 0).sort((a, b) => b.score - a.score || a.i - b.i);
+  const order = marked
+    .map((m, i) => ({ i, score: m.score }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i);
   const kept: Array<{ i: number; text: string[]; lines: number[] }> = [];
   for (const { i } of order) {
     const r = recs[i]!;

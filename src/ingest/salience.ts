@@ -41,7 +41,7 @@ export const ALERT =
   /\b(?:fail(?:ed|ure|ing|s)?|errors?|exception|denied|refused|timed? ?out|timeout|killed|oom|out of memory|panic|fatal|crash\w*|unhealthy|unreachable|backoff|abort(?:ed)?|segfault|critical|emerg|destroy(?:ed)?|must be replaced|forces replacement|delet(?:e|ed|ing)|drop(?:ped)?|exit(?:ed)? (?:code|status) [1-9]\d*|not ok)\b|✗|✘|-\/\+ /i;
 
 const SIZE = /^([+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(%|[kKMGTP]i?B?|B|ms|s|us|µs|μs|ns|m|h)?$/;
-const UNIT: Record<string, number> = { '': 1, '%': 1, B: 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, ms: 1, s: 1000, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ns: 1e-6, m: 60_000, h: 3_600_000 };
+const UNIT: Record<string, number> = { '': 1, '%': 1, B: 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, ms: 1, s: 1000, us: 1e-3, µs: 1e-3, μs: 1e-3, ns: 1e-6, m: 60_000, h: 3_600_000 };
 
 /** A value read as a number (units scaled: `98G`, `4.0K`, `1.12s`, `44%`, `-18,450.00`), or undefined. */
 export function numberOf(raw: string): number | undefined {
@@ -121,12 +121,18 @@ export function outliers(values: ReadonlyArray<number | undefined>): Set<number>
 
 /** The value nearest the extreme one (what the rest reach), as written. */
 function secondHigh(st: FieldStats): string {
-  const xs = st.values.filter((v) => v.trim() !== '').map((v) => ({ v: v.trim(), n: numberOf(v)! })).sort((a, b) => b.n - a.n);
+  const xs = st.values
+    .filter((v) => v.trim() !== '')
+    .map((v) => ({ v: v.trim(), n: numberOf(v)! }))
+    .sort((a, b) => b.n - a.n);
   return xs.find((x) => x.n < xs[0]!.n)?.v ?? xs[0]!.v;
 }
 
 function secondLow(st: FieldStats): string {
-  const xs = st.values.filter((v) => v.trim() !== '').map((v) => ({ v: v.trim(), n: numberOf(v)! })).sort((a, b) => a.n - b.n);
+  const xs = st.values
+    .filter((v) => v.trim() !== '')
+    .map((v) => ({ v: v.trim(), n: numberOf(v)! }))
+    .sort((a, b) => a.n - b.n);
   return xs.find((x) => x.n > xs[0]!.n)?.v ?? xs[0]!.v;
 }
 
@@ -174,7 +180,6 @@ function statsOf(name: string, values: string[], n: number): FieldStats {
 function fmt(x: number): string {
   return Math.abs(x) >= 1e6 || (Math.abs(x) < 1e-3 && x !== 0) ? x.toPrecision(3) : String(Math.round(x * 1000) / 1000);
 }
-
 
 /** Display value of a folded categorical key: the raw value when every value of that kind is the same, else the kind (`Up # hours`). */
 function shown(st: FieldStats, key: string): string {
@@ -235,7 +240,9 @@ export function analyse(items: readonly Item[], terms: readonly string[], opts: 
         const nums = st.values.map((v) => (v.trim() === '' ? undefined : numberOf(v)));
         for (const i of outliers(nums)) {
           if (marked[i]!.why.some((w) => w.startsWith(`${st.name} `))) continue;
-          marked[i]!.why.push(`${st.name} ${st.values[i]!.trim()} (others ${st.loText === st.values[i]!.trim() ? 'from' : 'to'} ${st.loText === st.values[i]!.trim() ? secondLow(st) : secondHigh(st)})`);
+          marked[i]!.why.push(
+            `${st.name} ${st.values[i]!.trim()} (others ${st.loText === st.values[i]!.trim() ? 'from' : 'to'} ${st.loText === st.values[i]!.trim() ? secondLow(st) : secondHigh(st)})`,
+          );
           tag(i, st.name);
           marked[i]!.score += 3;
         }
@@ -266,7 +273,14 @@ export function analyse(items: readonly Item[], terms: readonly string[], opts: 
       }
     });
   }
-  return { marked, summaries: summarise(stats.filter((st) => st.name !== opts.nameField), n, opts.numericSummaries !== false) };
+  return {
+    marked,
+    summaries: summarise(
+      stats.filter((st) => st.name !== opts.nameField),
+      n,
+      opts.numericSummaries !== false,
+    ),
+  };
 }
 
 function summarise(stats: readonly FieldStats[], n: number, numericSummaries: boolean): string[] {
@@ -294,7 +308,13 @@ function summarise(stats: readonly FieldStats[], n: number, numericSummaries: bo
       const counts = new Map<string, number>();
       for (const v of st.values) if (v.trim() !== '') counts.set(v.trim(), (counts.get(v.trim()) ?? 0) + 1);
       const rep = [...counts].filter(([, c]) => c >= 3 && c * 10 >= st.present).sort((a, b) => b[1] - a[1]);
-      if (rep.length > 0) out.push(`${st.name}: ${rep.slice(0, 3).map(([v, c]) => `${v.length > 60 ? `${v.slice(0, 60)}…` : v} ×${c}`).join(', ')}; ${counts.size} distinct`);
+      if (rep.length > 0)
+        out.push(
+          `${st.name}: ${rep
+            .slice(0, 3)
+            .map(([v, c]) => `${v.length > 60 ? `${v.slice(0, 60)}…` : v} ×${c}`)
+            .join(', ')}; ${counts.size} distinct`,
+        );
     }
   }
   if (constant.length > 0) out.push(`the same on every one: ${constant.join(' · ')}`);

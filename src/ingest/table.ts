@@ -155,7 +155,7 @@ export function parseTable(text: string, delimiter: TableDelimiter): ParsedTable
       const ascii = lines.every((l) => !/[^\x20-\x7e\t]/.test(l));
       const sp = ascii && !lines.some((l) => l.includes('\t')) ? fixedWidthSpans(lines) : undefined;
       if (sp) {
-        const recs = lines.map((l) => spanCells(l, sp)).filter((r) => !(r.every((c) => c === '')));
+        const recs = lines.map((l) => spanCells(l, sp)).filter((r) => !r.every((c) => c === ''));
         const header = recs[0] ?? [];
         return { header, rows: recs.slice(1), columns: sp.length, spans: true };
       }
@@ -251,7 +251,12 @@ export function inferColumns(table: ParsedTable): ColumnInfo[] {
   const out: ColumnInfo[] = [];
   for (let c = 0; c < table.columns; c++) {
     const name = table.header[c] ?? `column ${c + 1}`;
-    out.push(inferColumn(name === '' ? `column ${c + 1}` : name, table.rows.map((r) => r[c] ?? '')));
+    out.push(
+      inferColumn(
+        name === '' ? `column ${c + 1}` : name,
+        table.rows.map((r) => r[c] ?? ''),
+      ),
+    );
   }
   return out;
 }

@@ -16,10 +16,7 @@
  */
 import { isProtocolTimestamp } from '../protocol/timestamp.js';
 
-export type LeadingTimestamp =
-  | { kind: 'none' }
-  | { kind: 'recognized'; end: number; zoneless?: false }
-  | { kind: 'instant'; value: string; end: number; zoneless: boolean };
+export type LeadingTimestamp = { kind: 'none' } | { kind: 'recognized'; end: number; zoneless?: false } | { kind: 'instant'; value: string; end: number; zoneless: boolean };
 
 const NONE: LeadingTimestamp = { kind: 'none' };
 
@@ -111,10 +108,7 @@ function parseAt(s: string, at: number, limit: number): LeadingTimestamp {
   if (m && m.index + m[0].length <= limit) {
     const end = at + m[0].length;
     const offset = offsetOf(m[8]!);
-    const value =
-      offset === undefined
-        ? undefined
-        : normalise(Number(m[3]), MONTHS[m[2]!]!, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]), m[7] ?? '', offset);
+    const value = offset === undefined ? undefined : normalise(Number(m[3]), MONTHS[m[2]!]!, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6]), m[7] ?? '', offset);
     return value === undefined ? { kind: 'recognized', end } : { kind: 'instant', value, end, zoneless: false };
   }
   SYSLOG.lastIndex = at;

@@ -21,22 +21,11 @@ function checkSignedCommitment(attestation: unknown, pointer: string, what: stri
     return [violation(WIRE_SHAPE, pointer, `${what} is ${jsonTypeOf(attestation)}; required an object`)];
   }
   if (isWellFormedDigest(attestation.signed_commitment)) return [];
-  return [
-    violation(
-      'F7',
-      pointerJoin(pointer, 'signed_commitment'),
-      `${what} has signed_commitment ${describeValue(attestation.signed_commitment)}; required sha256:<64 lowercase hex>`,
-    ),
-  ];
+  return [violation('F7', pointerJoin(pointer, 'signed_commitment'), `${what} has signed_commitment ${describeValue(attestation.signed_commitment)}; required sha256:<64 lowercase hex>`)];
 }
 
 /** `result` is the ContextQueryResult object; `frames` its frames array (already checked to be one). */
-export function checkAttestationShape(
-  result: Record<string, unknown>,
-  frames: readonly unknown[],
-  pointer: string,
-  options: AttestationShapeOptions = {},
-): Finding[] {
+export function checkAttestationShape(result: Record<string, unknown>, frames: readonly unknown[], pointer: string, options: AttestationShapeOptions = {}): Finding[] {
   const out: Finding[] = [];
   if (hasValue(result, 'result_attestation')) {
     out.push(...checkSignedCommitment(result.result_attestation, pointerJoin(pointer, 'result_attestation'), 'result_attestation'));
@@ -68,9 +57,7 @@ export function checkAttestationShape(
     const id = entry.frame;
     const idAt = pointerJoin(entryAt, 'frame');
     if (!isJsonObject(id) || !isNonBlankString(id.provider_id) || !isNonBlankString(id.frame_id)) {
-      out.push(
-        violation('F11', idAt, `frame_attestations[${i}] names frame ${describeValue(id)}; required the full identity {provider_id, frame_id, content_digest}, never a position`),
-      );
+      out.push(violation('F11', idAt, `frame_attestations[${i}] names frame ${describeValue(id)}; required the full identity {provider_id, frame_id, content_digest}, never a position`));
       return;
     }
     if (hasValue(id, 'content_digest') && typeof id.content_digest !== 'string') {
@@ -80,7 +67,11 @@ export function checkAttestationShape(
     const digest = typeof id.content_digest === 'string' ? id.content_digest : undefined;
     if (provider !== undefined && id.provider_id !== provider) {
       out.push(
-        violation('F11', pointerJoin(idAt, 'provider_id'), `frame_attestations[${i}] names provider_id ${JSON.stringify(id.provider_id)}; the result comes from provider ${JSON.stringify(provider)}, so it names no frame the result carries`),
+        violation(
+          'F11',
+          pointerJoin(idAt, 'provider_id'),
+          `frame_attestations[${i}] names provider_id ${JSON.stringify(id.provider_id)}; the result comes from provider ${JSON.stringify(provider)}, so it names no frame the result carries`,
+        ),
       );
       return;
     }

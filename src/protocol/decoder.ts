@@ -39,10 +39,7 @@ export class DecodeError extends Error {
   }
 }
 
-export type DecodeResult =
-  | { ok: true; envelope: Envelope; unknownType?: false }
-  | { ok: true; envelope: UnknownEnvelope; unknownType: true }
-  | { ok: false; error: DecodeError };
+export type DecodeResult = { ok: true; envelope: Envelope; unknownType?: false } | { ok: true; envelope: UnknownEnvelope; unknownType: true } | { ok: false; error: DecodeError };
 
 function fail(code: DecodeErrorCode, detail: string, issues: readonly SchemaIssue[] = []): DecodeResult {
   return { ok: false, error: new DecodeError(code, `S2-wire-shape violated: ${detail}`, issues) };

@@ -65,7 +65,9 @@ export function checkHandshakeAck(ack: unknown, pointer = '', opts: AckCheckOpti
   const version = ack.protocol_version;
   if (!versionsCompatible(version, hostVersion)) {
     const seen = isVersionString(version) ? `${JSON.stringify(version)} (family ${majorFamily(version)})` : `${describeValue(version)}, not a version string`;
-    out.push(violation('H1', pointerJoin(pointer, 'protocol_version'), `handshake_ack protocol_version is ${seen}; required the host's family ${majorFamily(hostVersion)} (host speaks ${hostVersion})`));
+    out.push(
+      violation('H1', pointerJoin(pointer, 'protocol_version'), `handshake_ack protocol_version is ${seen}; required the host's family ${majorFamily(hostVersion)} (host speaks ${hostVersion})`),
+    );
   }
 
   const provider = objectMember(ack, 'provider', pointer, out);
@@ -105,7 +107,11 @@ function checkDataFlow(dataFlow: JsonObject, pointer: string): Finding[] {
         break;
       case 'unprefixed-unknown':
         out.push(
-          warning('U3', at, `egress scope ${describeValue(scope)} is neither a base scope (${BASE_EGRESS_SCOPES.join(', ')}) nor namespaced; a vendor scope MUST be vendor:name (treated as off-machine)`),
+          warning(
+            'U3',
+            at,
+            `egress scope ${describeValue(scope)} is neither a base scope (${BASE_EGRESS_SCOPES.join(', ')}) nor namespaced; a vendor scope MUST be vendor:name (treated as off-machine)`,
+          ),
         );
         break;
       default:
@@ -113,7 +119,13 @@ function checkDataFlow(dataFlow: JsonObject, pointer: string): Finding[] {
     }
     // C5: no off-machine scope alongside egress:false (unknown scopes count as off-machine).
     if (!egress && isOffMachine(scope)) {
-      out.push(violation('C5', at, `data_flow declares egress ${describeValue(dataFlow.egress)} with off-machine egress scope ${describeValue(scope)}; a local posture MUST NOT name a destination content leaves`));
+      out.push(
+        violation(
+          'C5',
+          at,
+          `data_flow declares egress ${describeValue(dataFlow.egress)} with off-machine egress scope ${describeValue(scope)}; a local posture MUST NOT name a destination content leaves`,
+        ),
+      );
     }
   });
   return out;
@@ -124,7 +136,11 @@ function checkCapabilities(caps: JsonObject, pointer: string): Finding[] {
   // E1 grammar: embeddings_fingerprint is <model-id>/<dimensions>[/<normalization>].
   if (hasValue(caps, 'embeddings_fingerprint') && !isFingerprint(caps.embeddings_fingerprint)) {
     out.push(
-      violation('E1', pointerJoin(pointer, 'embeddings_fingerprint'), `embeddings_fingerprint is ${describeValue(caps.embeddings_fingerprint)}; required <model-id>/<dimensions>[/<normalization>], e.g. bge-small-en-v1.5/384/l2`),
+      violation(
+        'E1',
+        pointerJoin(pointer, 'embeddings_fingerprint'),
+        `embeddings_fingerprint is ${describeValue(caps.embeddings_fingerprint)}; required <model-id>/<dimensions>[/<normalization>], e.g. bge-small-en-v1.5/384/l2`,
+      ),
     );
   }
   // S6.4.1-resolve-declared: advertising compact or reference ⇒ resolve: true.
@@ -133,7 +149,11 @@ function checkCapabilities(caps: JsonObject, pointer: string): Finding[] {
     const needsResolve = reps?.filter((r) => r === 'compact' || r === 'reference') ?? [];
     if (needsResolve.length > 0 && caps.resolve !== true) {
       out.push(
-        violation('S6.4.1-resolve-declared', pointerJoin(pointer, 'resolve'), `capabilities advertise ${needsResolve.join(' and ')} with resolve ${describeValue(caps.resolve)}; a provider advertising compact or reference MUST set resolve: true`),
+        violation(
+          'S6.4.1-resolve-declared',
+          pointerJoin(pointer, 'resolve'),
+          `capabilities advertise ${needsResolve.join(' and ')} with resolve ${describeValue(caps.resolve)}; a provider advertising compact or reference MUST set resolve: true`,
+        ),
       );
     }
   }
@@ -237,7 +257,9 @@ export function checkError(envelope: unknown, pointer = ''): Finding[] {
   const out: Finding[] = [];
   // §10 + wire shape: message (for whoever reads the log) is required and non-empty.
   if (!isNonBlankString(envelope.message)) {
-    out.push(violation(WIRE_SHAPE, pointerJoin(pointer, 'message'), `error message is ${describeValue(envelope.message)}; required a non-empty string (code is for the machine, message for the reader)`));
+    out.push(
+      violation(WIRE_SHAPE, pointerJoin(pointer, 'message'), `error message is ${describeValue(envelope.message)}; required a non-empty string (code is for the machine, message for the reader)`),
+    );
   }
   if (hasValue(envelope, 'code')) {
     const at = pointerJoin(pointer, 'code');
@@ -251,9 +273,7 @@ export function checkError(envelope: unknown, pointer = ''): Finding[] {
         out.push(violation('U3', at, `error code ${describeValue(envelope.code)} is malformed; required a base code or vendor:name with both sides non-empty`));
         break;
       case 'unprefixed-unknown':
-        out.push(
-          warning('U3', at, `error code ${describeValue(envelope.code)} is neither a base code nor namespaced; a vendor code MUST be vendor:name (a host treats it as internal, X1)`),
-        );
+        out.push(warning('U3', at, `error code ${describeValue(envelope.code)} is neither a base code nor namespaced; a vendor code MUST be vendor:name (a host treats it as internal, X1)`));
         break;
       default:
         break;

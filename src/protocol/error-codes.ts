@@ -11,15 +11,7 @@ import { BASE_ERROR_CODES } from './vocabulary.js';
 export { BASE_ERROR_CODES };
 export type BaseErrorCode = (typeof BASE_ERROR_CODES)[number];
 
-export type HostReaction =
-  | 'do-not-retry'
-  | 'narrow-or-skip'
-  | 'request-full-or-skip'
-  | 'drop-provider'
-  | 'raise-budget-or-skip'
-  | 'retry-with-backoff'
-  | 'respawn-or-drop'
-  | 'report-and-count';
+export type HostReaction = 'do-not-retry' | 'narrow-or-skip' | 'request-full-or-skip' | 'drop-provider' | 'raise-budget-or-skip' | 'retry-with-backoff' | 'respawn-or-drop' | 'report-and-count';
 
 /** The §10 table: code → host reaction. */
 export const ERROR_REACTIONS: Readonly<Record<BaseErrorCode, HostReaction>> = {

@@ -25,9 +25,5 @@ export function fingerprintDimensions(value: unknown): number | undefined {
 // E1: a host may populate query.embedding only when its fingerprint is exactly equal,
 // non-empty, to the provider's declared embeddings_fingerprint.
 export function fingerprintsMatch(hostFingerprint: unknown, providerFingerprint: unknown): boolean {
-  return (
-    typeof hostFingerprint === 'string' &&
-    hostFingerprint.length > 0 &&
-    hostFingerprint === providerFingerprint
-  );
+  return typeof hostFingerprint === 'string' && hostFingerprint.length > 0 && hostFingerprint === providerFingerprint;
 }

@@ -48,17 +48,13 @@ export function checkFrame(frame: unknown, pointer: string): Finding[] {
 
   // F3: citation_label MUST be present and non-empty — a host cites by human label, never a bare id.
   if (!isNonBlankString(frame.citation_label)) {
-    out.push(
-      violation('F3', at('citation_label'), `${label} has citation_label ${describeValue(frame.citation_label)}; required a non-blank string`),
-    );
+    out.push(violation('F3', at('citation_label'), `${label} has citation_label ${describeValue(frame.citation_label)}; required a non-blank string`));
   }
 
   // F4: valid_from, valid_to, recorded_at MUST match YYYY-MM-DDTHH:MM:SS(.f+)?Z (calendar-valid).
   for (const key of FRAME_TIMESTAMPS) {
     if (hasValue(frame, key) && !isProtocolTimestamp(frame[key])) {
-      out.push(
-        violation('F4', at(key), `${label} has ${key} ${describeValue(frame[key])}; required YYYY-MM-DDTHH:MM:SS(.f+)?Z, a real UTC instant`),
-      );
+      out.push(violation('F4', at(key), `${label} has ${key} ${describeValue(frame[key])}; required YYYY-MM-DDTHH:MM:SS(.f+)?Z, a real UTC instant`));
     }
   }
 
@@ -70,9 +66,7 @@ export function checkFrame(frame: unknown, pointer: string): Finding[] {
   // F6 (F11 on the wire): an attestation is detached — never a member of the frame it signs.
   for (const key of ATTESTATION_MEMBERS) {
     if (hasMember(frame, key)) {
-      out.push(
-        violation('F6', at(key), `${label} carries a "${key}" member; attestations travel beside the frame in result.frame_attestations / result.result_attestation, never inside it`),
-      );
+      out.push(violation('F6', at(key), `${label} carries a "${key}" member; attestations travel beside the frame in result.frame_attestations / result.result_attestation, never inside it`));
     }
   }
   return out;
@@ -94,9 +88,7 @@ function checkProvenance(frame: JsonObject, label: string, at: At): Finding[] {
       return;
     }
     if (link.type === 'file' && !isWellFormedDigest(link.digest)) {
-      out.push(
-        violation('F5', at('provenance', i, 'digest'), `${label} provenance[${i}] (type "file") has digest ${describeValue(link.digest)}; required sha256:<64 lowercase hex>`),
-      );
+      out.push(violation('F5', at('provenance', i, 'digest'), `${label} provenance[${i}] (type "file") has digest ${describeValue(link.digest)}; required sha256:<64 lowercase hex>`));
     }
   });
   return out;
@@ -115,11 +107,7 @@ function checkContentDigest(frame: JsonObject, label: string, at: At): Finding[]
   const actual = sha256Digest(frame.content);
   if (actual === digest) return [];
   return [
-    warning(
-      'S6.3-content-digest',
-      at('content_digest'),
-      `${label} declares content_digest ${digest}, but the SHA-256 of its ${utf8ByteLength(frame.content)} inline content bytes is ${actual}`,
-    ),
+    warning('S6.3-content-digest', at('content_digest'), `${label} declares content_digest ${digest}, but the SHA-256 of its ${utf8ByteLength(frame.content)} inline content bytes is ${actual}`),
   ];
 }
 
@@ -146,9 +134,7 @@ function checkRepresentation(frame: JsonObject, label: string, pointer: string, 
     if (required.every(present)) return; // the common case: no array built
     const missing = required.filter((k) => !present(k));
     if (missing.length > 0) {
-      out.push(
-        violation(id, pointer, `${rep} ${label} lacks ${missing.join(', ')}; required ${required.join(', ')}`),
-      );
+      out.push(violation(id, pointer, `${rep} ${label} lacks ${missing.join(', ')}; required ${required.join(', ')}`));
     }
   };
   const forbids = (id: string, forbidden: readonly (typeof P_MEMBERS)[number][]) => {
@@ -174,13 +160,7 @@ function checkRepresentation(frame: JsonObject, label: string, pointer: string, 
     forbids('P3', P3_FORBIDDEN);
   } else {
     // §6.4 wire shape: representation is one of full, compact, reference (not an open vocabulary).
-    out.push(
-      violation(
-        WIRE_SHAPE,
-        at('representation'),
-        `${label} declares representation ${describeValue(declared)}; required one of ${REPRESENTATIONS.join(', ')} (P1–P4 not checked)`,
-      ),
-    );
+    out.push(violation(WIRE_SHAPE, at('representation'), `${label} declares representation ${describeValue(declared)}; required one of ${REPRESENTATIONS.join(', ')} (P1–P4 not checked)`));
   }
   const cost = frame.token_cost;
   if (rep === 'reference') {
@@ -221,21 +201,15 @@ function checkRelations(frame: JsonObject, label: string, at: At): Finding[] {
       return;
     }
     if (!isNonBlankString(rel.display_name)) {
-      out.push(
-        violation('G1', at('relations', i, 'display_name'), `${label} relations[${i}] has display_name ${describeValue(rel.display_name)}; required a non-blank human label`),
-      );
+      out.push(violation('G1', at('relations', i, 'display_name'), `${label} relations[${i}] has display_name ${describeValue(rel.display_name)}; required a non-blank human label`));
     }
     const target = rel.target_uri;
     if (!isNonBlankString(target) || NOT_IN_URI.test(target)) {
-      out.push(
-        violation('G2', at('relations', i, 'target_uri'), `${label} relations[${i}] has target_uri ${describeValue(target)}; required a non-empty URI (no whitespace or control characters)`),
-      );
+      out.push(violation('G2', at('relations', i, 'target_uri'), `${label} relations[${i}] has target_uri ${describeValue(target)}; required a non-empty URI (no whitespace or control characters)`));
     }
     const relClass = classifyName(rel.rel, BASE_RELS);
     if (relClass === 'malformed-namespace') {
-      out.push(
-        violation('U3', at('relations', i, 'rel'), `${label} relations[${i}] has rel ${describeValue(rel.rel)}; a namespaced name MUST be vendor:name with both sides non-empty`),
-      );
+      out.push(violation('U3', at('relations', i, 'rel'), `${label} relations[${i}] has rel ${describeValue(rel.rel)}; a namespaced name MUST be vendor:name with both sides non-empty`));
     }
   });
   return out;

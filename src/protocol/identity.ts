@@ -7,10 +7,7 @@ import type { FrameId } from '../../generated/types/index.js';
 import { compareUtf8 } from './utf8-order.js';
 
 /** The (provider id, frame id, content_digest) of a frame served by `providerName`. */
-export function frameIdOf(
-  providerName: string,
-  frame: { id: string; content_digest?: string | null },
-): FrameId {
+export function frameIdOf(providerName: string, frame: { id: string; content_digest?: string | null }): FrameId {
   const id: FrameId = { provider_id: providerName, frame_id: frame.id };
   if (typeof frame.content_digest === 'string') id.content_digest = frame.content_digest;
   return id;

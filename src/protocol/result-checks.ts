@@ -55,7 +55,11 @@ export function checkResult(result: unknown, pointer: string, query?: unknown, o
     frames.forEach((f, i) => {
       if (isJsonObject(f) && f.representation === 'reference') {
         out.push(
-          warning('S6.4.1-no-reference-over-transport', pointerJoin(framesAt, i, 'representation'), `${frameLabel(f, pointerJoin(framesAt, i))} is a reference frame sent over a transport binding; 1.0 has no resolve operation, so send compact or full`),
+          warning(
+            'S6.4.1-no-reference-over-transport',
+            pointerJoin(framesAt, i, 'representation'),
+            `${frameLabel(f, pointerJoin(framesAt, i))} is a reference frame sent over a transport binding; 1.0 has no resolve operation, so send compact or full`,
+          ),
         );
       }
     });
@@ -85,9 +89,7 @@ function checkAgainstQuery(frames: unknown[], framesAt: string, query: Record<st
     const kinds: unknown[] = query.kinds;
     frames.forEach((f, i) => {
       if (isJsonObject(f) && !kinds.includes(f.kind)) {
-        out.push(
-          violation('Q1', pointerJoin(framesAt, i, 'kind'), `${frameLabel(f, pointerJoin(framesAt, i))} has kind ${describeValue(f.kind)}; the query asked only for ${JSON.stringify(kinds)}`),
-        );
+        out.push(violation('Q1', pointerJoin(framesAt, i, 'kind'), `${frameLabel(f, pointerJoin(framesAt, i))} has kind ${describeValue(f.kind)}; the query asked only for ${JSON.stringify(kinds)}`));
       }
     });
   }
@@ -100,9 +102,7 @@ function checkAgainstQuery(frames: unknown[], framesAt: string, query: Record<st
       if (!isJsonObject(f)) return;
       const order = compareProtocolTimestamps(f.valid_from, asOf);
       if (order !== undefined && order > 0) {
-        out.push(
-          warning('S6.1-as-of', pointerJoin(framesAt, i, 'valid_from'), `${frameLabel(f, pointerJoin(framesAt, i))} has valid_from ${String(f.valid_from)}, after the query's as_of ${asOf}`),
-        );
+        out.push(warning('S6.1-as-of', pointerJoin(framesAt, i, 'valid_from'), `${frameLabel(f, pointerJoin(framesAt, i))} has valid_from ${String(f.valid_from)}, after the query's as_of ${asOf}`));
       }
     });
   }

@@ -105,9 +105,7 @@ export function formatProtocolTimestamp(date: Date): string {
     throw new RangeError(`formatProtocolTimestamp: year ${year} is outside 0000-9999`);
   }
   const two = (n: number) => String(n).padStart(2, '0');
-  const base =
-    `${String(year).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}` +
-    `T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+  const base = `${String(year).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}` + `T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
   const millis = date.getUTCMilliseconds();
   return millis === 0 ? `${base}Z` : `${base}.${String(millis).padStart(3, '0')}Z`;
 }

@@ -32,14 +32,7 @@
  * something else is not.
  */
 import type { AttesterKey } from '../../generated/types/index.js';
-import {
-  TEST_ONLY_RFC8032_TEST1,
-  frameCommitment,
-  signCommitment,
-  withResultAttestations,
-  type Attestation,
-  type SigningKey,
-} from '../attest/index.js';
+import { TEST_ONLY_RFC8032_TEST1, frameCommitment, signCommitment, withResultAttestations, type Attestation, type SigningKey } from '../attest/index.js';
 import { compareProtocolTimestamps } from '../protocol/timestamp.js';
 import { PROVIDER_NAME } from './catalogue.js';
 import type { Corpus } from './corpus.js';

@@ -116,9 +116,7 @@ export const FRAME_SPECS: readonly FrameSpec[] = [
     score: 0.55,
     valid_from: '2026-01-01T00:00:00Z',
     recorded_at: '2026-07-20T18:00:00Z',
-    relations: [
-      { rel: 'code.references', target: { file: 'configuration.md' }, display_name: 'configuration.md (retry table)' },
-    ],
+    relations: [{ rel: 'code.references', target: { file: 'configuration.md' }, display_name: 'configuration.md (retry table)' }],
   },
   {
     id: 'frm_retry_policy_2026_h1',

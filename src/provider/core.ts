@@ -14,13 +14,7 @@
  * ignored; S2.1 unknown notification ignored, unknown request answered bad_request.
  */
 import { PROTOCOL_VERSION, majorFamily, versionsCompatible } from '../protocol/version.js';
-import {
-  ADVERTISED_REPRESENTATIONS,
-  EMBEDDINGS_FINGERPRINT,
-  PROVIDER_NAME,
-  RETIRED_FRAME_IDS,
-  SERVED_KINDS,
-} from './catalogue.js';
+import { ADVERTISED_REPRESENTATIONS, EMBEDDINGS_FINGERPRINT, PROVIDER_NAME, RETIRED_FRAME_IDS, SERVED_KINDS } from './catalogue.js';
 import { NotAnEnvelopeError } from '../transport/errors.js';
 import { parseEnvelopeLine, type RawEnvelope } from '../transport/ndjson.js';
 import { loadCorpus, type Corpus } from './corpus.js';
@@ -29,16 +23,7 @@ import { HONEST_STAGES, parseQuery, renderFrame, type Stages } from './engine.js
 import type { AckEnvelope, Answer, HookContext, Hooks, ProviderAction, QueryContext, Reply } from './hooks.js';
 import { MISBEHAVIOUR_HOOKS } from './misbehave/index.js';
 import { isMisbehaviourMode, MISBEHAVIOUR_MODES } from './misbehaviours.js';
-import {
-  correlationIdOf,
-  errorEnvelope,
-  isJsonObject,
-  type JsonObject,
-  type OutEnvelope,
-  type WireFrameId,
-  type WireResult,
-  type WireVerdict,
-} from './wire.js';
+import { correlationIdOf, errorEnvelope, isJsonObject, type JsonObject, type OutEnvelope, type WireFrameId, type WireResult, type WireVerdict } from './wire.js';
 
 export type { Answer, Hooks, ProviderAction, Reply } from './hooks.js';
 
@@ -190,13 +175,7 @@ function answerHandshake(setup: Setup, ctx: HookContext): Answer {
     return reply(errorEnvelope('bad_request', 'handshake carries no protocol_version string', id));
   }
   if (majorFamily(version) !== majorFamily(PROTOCOL_VERSION)) {
-    return reply(
-      errorEnvelope(
-        'incompatible_version',
-        `host speaks ${version}; this provider speaks ${PROTOCOL_VERSION} (family ${majorFamily(PROTOCOL_VERSION)}) (H3)`,
-        id,
-      ),
-    );
+    return reply(errorEnvelope('incompatible_version', `host speaks ${version}; this provider speaks ${PROTOCOL_VERSION} (family ${majorFamily(PROTOCOL_VERSION)}) (H3)`, id));
   }
   if (!versionsCompatible(version, PROTOCOL_VERSION)) {
     return reply(errorEnvelope('bad_request', `protocol_version ${JSON.stringify(version)} is not a version string`, id));
@@ -223,10 +202,7 @@ function answerQuery(setup: Setup, ctx: HookContext): Answer {
   const { selected, dropped } = stages.budget(rendered, q);
   if (rendered.length > 0 && selected.length === 0) {
     const cheapest = Math.min(...rendered.map((f) => f.token_cost));
-    return fail(
-      'budget_unsatisfiable',
-      `no frame fits max_frames ${q.max_frames} / max_tokens ${q.max_tokens} (cheapest eligible frame costs ${cheapest})`,
-    );
+    return fail('budget_unsatisfiable', `no frame fits max_frames ${q.max_frames} / max_tokens ${q.max_tokens} (cheapest eligible frame costs ${cheapest})`);
   }
   const qctx: QueryContext = { ...ctx, query: q };
   const frames = hooks.frames ? hooks.frames(selected, qctx) : selected;
@@ -282,9 +258,7 @@ function answerVerify(setup: Setup, ctx: HookContext): Answer {
 /** S2.1: an unknown notification is ignored; an unknown request is answered bad_request. */
 function answerUnknownType(envelope: RawEnvelope): Answer {
   if (INBOUND_IGNORED.has(envelope.type) || !isPayloadBearing(envelope)) return ignore();
-  return reply(
-    errorEnvelope('bad_request', `envelope type ${JSON.stringify(envelope.type)} is not implemented by this provider (S2.1)`, correlationIdOf(envelope)),
-  );
+  return reply(errorEnvelope('bad_request', `envelope type ${JSON.stringify(envelope.type)} is not implemented by this provider (S2.1)`, correlationIdOf(envelope)));
 }
 
 /** Decode one input and answer it, through the mode's hooks at each fixed point. */

@@ -110,10 +110,7 @@ export function checkEmbedding(query: ParsedQuery): StageResult<ParsedQuery> {
   return { ok: true, value: query };
 }
 
-export function chooseRepresentation(
-  preferences: readonly string[],
-  advertised: readonly string[],
-): StageResult<Representation> {
+export function chooseRepresentation(preferences: readonly string[], advertised: readonly string[]): StageResult<Representation> {
   if (preferences.length === 0) return { ok: true, value: 'full' };
   const unadvertised = preferences.filter((p) => !advertised.includes(p));
   if (unadvertised.length > 0) {
@@ -199,11 +196,7 @@ export const HONEST_STAGES: Stages = {
  * its inline bytes (P4). reference: no inline content, cost 0 (P3/P4) — never chosen by the honest
  * provider, which does not advertise it (S6.4.1-no-reference-over-transport).
  */
-export function renderFrame(
-  scored: Scored,
-  representation: Representation,
-  digestOf: Stages['contentDigest'],
-): WireFrame {
+export function renderFrame(scored: Scored, representation: Representation, digestOf: Stages['contentDigest']): WireFrame {
   const { frame: f, score } = scored;
   const s = f.spec;
   // Members are added in the reference serializer's order; score and token_cost follow below.

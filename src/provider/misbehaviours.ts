@@ -36,9 +36,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'single-digit-minor',
     breaks: ['H1'],
-    collateral: [
-      { id: 'S3.1-compare-families', reason: "the same refusal of contextgraph/1.10: S3.1's warning names its likely cause (the version compared as a string, not by family)" },
-    ],
+    collateral: [{ id: 'S3.1-compare-families', reason: "the same refusal of contextgraph/1.10: S3.1's warning names its likely cause (the version compared as a string, not by family)" }],
     description: 'refuses a contextgraph/1.10 handshake with incompatible_version (reads the minor as one digit; §3.1 minor = 1*DIGIT)',
   },
   {
@@ -101,9 +99,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'malformed-namespaced-scope',
     breaks: ['U3'],
-    collateral: [
-      { id: 'S4.1-egress-scopes', reason: 'the one malformed scope "acme:" is also outside §4.1\'s scope vocabulary (not a vendor:name), which that rule warns on' },
-    ],
+    collateral: [{ id: 'S4.1-egress-scopes', reason: 'the one malformed scope "acme:" is also outside §4.1\'s scope vocabulary (not a vendor:name), which that rule warns on' }],
     description:
       'declares egress true with the egress scope "acme:" — a namespaced name with an empty side (U3 requires vendor:name, ' +
       'non-empty on both sides; an unprefixed unknown scope is only a warning, see docs/interpretations.md §13)',
@@ -154,15 +150,13 @@ export const MISBEHAVIOURS = [
     mode: 'anchored-over-budget',
     breaks: ['B4'],
     alsoRuns: ['G4'],
-    collateral: [
-      { id: 'G4', reason: "the frames appended past max_frames come after unanchored ones, so the same extra frames also break G4's anchored-first ranking" },
-    ],
+    collateral: [{ id: 'G4', reason: "the frames appended past max_frames come after unanchored ones, so the same extra frames also break G4's anchored-first ranking" }],
     description: 'ignores max_frames when the query carries anchors (every frame twice); only the anchored G4 probes see it, B4 is credited there',
   },
   {
     mode: 'anchored-cost-uncounted',
     breaks: ['B1'],
-    description: 'does not count anchored frames\' token_cost against max_tokens: an anchored answer can exceed the budget',
+    description: "does not count anchored frames' token_cost against max_tokens: an anchored answer can exceed the budget",
   },
   {
     mode: 'empty-kinds-nothing',
@@ -208,9 +202,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'malformed-digest',
     breaks: ['D1', 'F5'],
-    collateral: [
-      { id: 'S6.2-digested-bytes', reason: 'a provenance digest "sha256:abc" cannot be the sha256 of the bytes it addresses' },
-    ],
+    collateral: [{ id: 'S6.2-digested-bytes', reason: 'a provenance digest "sha256:abc" cannot be the sha256 of the bytes it addresses' }],
     description: 'every frame has content_digest and provenance digest "sha256:abc" (verify vouches for it)',
   },
   {
@@ -221,8 +213,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'stale-digest',
     breaks: ['S6.2-digested-bytes'],
-    description:
-      'file provenance digests are well-formed (so the F5 grammar holds) but have their last hex digit flipped, so re-reading the fixture bytes at uri + range does not match',
+    description: 'file provenance digests are well-formed (so the F5 grammar holds) but have their last hex digit flipped, so re-reading the fixture bytes at uri + range does not match',
   },
   {
     mode: 'file-provenance-without-digest',
@@ -232,8 +223,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'content-digest-mismatch',
     breaks: ['S6.3-content-digest'],
-    description:
-      'content_digest of full frames is sha256 of the whitespace-trimmed content, not of the exact inline bytes (verify accepts it)',
+    description: 'content_digest of full frames is sha256 of the whitespace-trimmed content, not of the exact inline bytes (verify accepts it)',
   },
   // ── representations (P1–P5, §6.4.1) ──────────────────────────────────────────────────────────
   {
@@ -285,17 +275,13 @@ export const MISBEHAVIOURS = [
   {
     mode: 'lying-costs',
     breaks: ['B1', 'B3'],
-    collateral: [
-      { id: 'P4', reason: 'on a compact answer the false token_cost is also not the cost of the inline rendering P4 names' },
-    ],
+    collateral: [{ id: 'P4', reason: 'on a compact answer the false token_cost is also not the cost of the inline rendering P4 names' }],
     description: 'declares token_cost 99999 on every frame',
   },
   {
     mode: 'under-report-cost',
     breaks: ['B3'],
-    collateral: [
-      { id: 'P4', reason: 'on a compact answer the false token_cost is also not the cost of the inline rendering P4 names' },
-    ],
+    collateral: [{ id: 'P4', reason: 'on a compact answer the false token_cost is also not the cost of the inline rendering P4 names' }],
     description: 'declares token_cost 1 on every frame (the sum stays within max_tokens)',
   },
   {
@@ -319,9 +305,7 @@ export const MISBEHAVIOURS = [
     unbacked:
       'SPEC.md gives `truncated` no normative meaning (it appears only in the wire example and in §6.5.5 prose); the ' +
       'frames it returns still satisfy B1/B4, so no anchor or rule is broken. Kept as a fixture so a future rule can be witnessed.',
-    description:
-      'drops frames to fit the budget but answers truncated:false with no dropped_estimate (misleading, but not a ' +
-      'violation of any SPEC anchor or rule: see `unbacked`)',
+    description: 'drops frames to fit the budget but answers truncated:false with no dropped_estimate (misleading, but not a ' + 'violation of any SPEC anchor or rule: see `unbacked`)',
   },
   // ── query semantics (Q1, G1, G2, G4, S6.1, E1) ────────────────────────────────────────────────
   {
@@ -347,7 +331,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'one-hop-via-nodes',
     breaks: ['G4'],
-    description: 'honours an anchor only when it is some frame\'s own uri (follows relations to nodes it serves); an anchor that is only a relation target is ignored',
+    description: "honours an anchor only when it is some frame's own uri (follows relations to nodes it serves); an anchor that is only a relation target is ignored",
   },
   {
     mode: 'reject-fractional-as-of',
@@ -357,8 +341,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'anchors-no-effect',
     breaks: ['G4'],
-    description:
-      'declares graph:true but ignores anchors entirely: ranking is unchanged (SHOULD), and under a tight max_frames the anchored frame it has is not returned (MUST)',
+    description: 'declares graph:true but ignores anchors entirely: ranking is unchanged (SHOULD), and under a tight max_frames the anchored frame it has is not returned (MUST)',
   },
   {
     mode: 'empty-relation-display-name',
@@ -399,7 +382,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'vouch-foreign-provider-id',
     breaks: ['S6.5.2-provider-id'],
-    description: 'answers valid for a served frame named under another provider_id (e.g. a host\'s local label); docs/interpretations.md §32',
+    description: "answers valid for a served frame named under another provider_id (e.g. a host's local label); docs/interpretations.md §32",
   },
   {
     mode: 'verify-uniform-verdict',
@@ -464,8 +447,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'proof-replayed-at-other-index',
     breaks: ['F13'],
-    description:
-      "the first frame's inclusion proof keeps its path and sides but claims the next leaf_index, as if the index were decorative (proof-mismatch)",
+    description: "the first frame's inclusion proof keeps its path and sides but claims the next leaf_index, as if the index were decorative (proof-mismatch)",
   },
   {
     mode: 'attestation-inside-frame',
@@ -478,15 +460,13 @@ export const MISBEHAVIOURS = [
     mode: 'positional-attestations',
     breaks: ['F11'],
     description:
-      'signs per frame only (no root, no proofs) and frame_attestations entries carry no `frame` identity, implying it by array position ' +
-      '(every entry is ignored: each frame is unattested)',
+      'signs per frame only (no root, no proofs) and frame_attestations entries carry no `frame` identity, implying it by array position ' + '(every entry is ignored: each frame is unattested)',
   },
   {
     mode: 'attest-foreign-frame',
     breaks: ['F11'],
     description:
-      'adds a genuinely signed frame_attestations entry naming a frame the result does not carry (the best candidate truncated away, ' +
-      'else a retired frame); the carried frames stay attested',
+      'adds a genuinely signed frame_attestations entry naming a frame the result does not carry (the best candidate truncated away, ' + 'else a retired frame); the carried frames stay attested',
   },
   {
     mode: 'unknown-attestation-algorithm',
@@ -551,7 +531,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'malformed-query-error-drops-id',
     breaks: ['H4'],
-    description: 'answers a query whose max_frames is not a number with an error that drops the query\'s id (other errors keep theirs)',
+    description: "answers a query whose max_frames is not a number with an error that drops the query's id (other errors keep theirs)",
   },
   {
     mode: 'crash-on-deep-nesting',
@@ -571,17 +551,13 @@ export const MISBEHAVIOURS = [
   {
     mode: 'reject-unknown-members',
     breaks: ['U1'],
-    collateral: [
-      { id: 'S13-interop-validator', reason: 'rejecting an envelope for an unknown member is exactly what the interop-validator rule forbids (U1 restated for validators)' },
-    ],
+    collateral: [{ id: 'S13-interop-validator', reason: 'rejecting an envelope for an unknown member is exactly what the interop-validator rule forbids (U1 restated for validators)' }],
     description: 'answers error bad_request to any envelope or query carrying a member it does not recognise',
   },
   {
     mode: 'reply-to-unknown-notification',
     breaks: ['S2.1-unknown-type'],
-    collateral: [
-      { id: 'S3.2-notification', reason: 'the same reply: a notification gets no reply (S3.2), and an unknown type is ignored (S2.1)' },
-    ],
+    collateral: [{ id: 'S3.2-notification', reason: 'the same reply: a notification gets no reply (S3.2), and an unknown type is ignored (S2.1)' }],
     description: 'answers an unrecognised notification (unknown type, no id) with error bad_request instead of ignoring it',
   },
   {
@@ -608,7 +584,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'tokens-fast-path-off-by-one',
     breaks: ['B1'],
-    description: 'skips budget packing when max_tokens is at least the eligible frames\' total cost minus one: one token short, every frame comes back',
+    description: "skips budget packing when max_tokens is at least the eligible frames' total cost minus one: one token short, every frame comes back",
   },
   {
     mode: 'crash-on-budget-overflow',
@@ -643,7 +619,7 @@ export const MISBEHAVIOURS = [
   {
     mode: 'case-folded-members',
     breaks: ['U1'],
-    description: 'reads member names case-insensitively, the last spelling winning: a query\'s Max_Frames overrides its max_frames, an envelope\'s Type its type',
+    description: "reads member names case-insensitively, the last spelling winning: a query's Max_Frames overrides its max_frames, an envelope's Type its type",
   },
   {
     mode: 'millisecond-as-of',

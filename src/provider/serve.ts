@@ -86,10 +86,7 @@ export interface RunningHttpProvider {
 const SHUTDOWN_FLUSH_MS = 25;
 
 /** The bundled reference provider served over HTTP on loopback (the host suite's scripted HTTP peer is conformance/host-suite/scripted/http-provider.ts). */
-export async function startBundledHttpProvider(
-  opts: HttpProviderOptions = {},
-  provider: Provider = createProvider(opts),
-): Promise<RunningHttpProvider> {
+export async function startBundledHttpProvider(opts: HttpProviderOptions = {}, provider: Provider = createProvider(opts)): Promise<RunningHttpProvider> {
   let finish!: (code: number) => void;
   const done = new Promise<number>((resolve) => {
     finish = resolve;

@@ -7,13 +7,7 @@ import { isJsonObject, type JsonObject } from '../protocol/json-value.js';
 
 export { isJsonObject, type JsonObject };
 
-export type {
-  ContextFrame as WireFrame,
-  ContextQueryResult as WireResult,
-  FrameId as WireFrameId,
-  FrameVerdict as WireVerdict,
-  Representation,
-} from '../../generated/types/index.js';
+export type { ContextFrame as WireFrame, ContextQueryResult as WireResult, FrameId as WireFrameId, FrameVerdict as WireVerdict, Representation } from '../../generated/types/index.js';
 
 /** Any envelope the provider writes. */
 export type OutEnvelope = JsonObject & { type: string };

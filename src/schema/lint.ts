@@ -3,17 +3,7 @@
  * malformed edit (invalid JSON, a duplicate member, a bad `$ref`, an unknown keyword) fails `npm run generate`
  * with a location rather than a stack trace.
  */
-import {
-  ANCHOR_KEYWORD,
-  INTEROP_KEYWORD,
-  KNOWN_KEYWORDS,
-  OPEN_KEYWORD,
-  isSchemaObject,
-  resolvePointer,
-  walkSchema,
-  type JsonValue,
-  type SchemaNode,
-} from './profile.js';
+import { ANCHOR_KEYWORD, INTEROP_KEYWORD, KNOWN_KEYWORDS, OPEN_KEYWORD, isSchemaObject, resolvePointer, walkSchema, type JsonValue, type SchemaNode } from './profile.js';
 import { escapePointerToken } from '../util/json-pointer.js';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';

@@ -30,18 +30,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: s
 export type SchemaNode = { [k: string]: JsonValue };
 
 /** Keywords whose value is one subschema. */
-const SINGLE = new Set([
-  'additionalProperties',
-  'unevaluatedProperties',
-  'items',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-  'unevaluatedItems',
-]);
+const SINGLE = new Set(['additionalProperties', 'unevaluatedProperties', 'items', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems']);
 /** Keywords whose value is an array of subschemas. */
 const ARRAY = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Keywords whose value is a map of name → subschema. */
@@ -49,13 +38,49 @@ const MAP = new Set(['properties', 'patternProperties', '$defs', 'dependentSchem
 
 /** Every keyword of JSON Schema 2020-12 (core, applicator, unevaluated, validation, format, content, meta-data). */
 export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
-  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment', '$defs',
-  ...SINGLE, ...ARRAY, ...MAP, 'dependentRequired',
-  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains',
-  'maxProperties', 'minProperties', 'required',
-  'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
-  'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples',
+  '$schema',
+  '$id',
+  '$ref',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$vocabulary',
+  '$comment',
+  '$defs',
+  ...SINGLE,
+  ...ARRAY,
+  ...MAP,
+  'dependentRequired',
+  'type',
+  'enum',
+  'const',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'format',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
+  'title',
+  'description',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'examples',
   ...CUSTOM_KEYWORDS,
 ]);
 
@@ -84,11 +109,7 @@ export function isSchemaObject(v: unknown): v is SchemaNode {
  * Visit every subschema position (depth-first, parents before children, keys in document order).
  * Boolean subschemas are visited too; `node` is then a boolean.
  */
-export function walkSchema(
-  schema: JsonValue,
-  visit: (node: JsonValue, pointer: string) => void,
-  pointer = '',
-): void {
+export function walkSchema(schema: JsonValue, visit: (node: JsonValue, pointer: string) => void, pointer = ''): void {
   visit(schema, pointer);
   if (!isSchemaObject(schema)) return;
   for (const [key, value] of Object.entries(schema)) {

@@ -13,14 +13,7 @@
 import * as strictValidators from '../../generated/validators/strict.js';
 import * as interopValidators from '../../generated/validators/interop.js';
 import { envelopeSchema, lifecycleSchema } from '../../generated/validators/documents.js';
-import {
-  ANCHOR_KEYWORD,
-  deriveInterop,
-  isSchemaObject,
-  resolvePointer,
-  type SchemaNode,
-  type SchemaProfile,
-} from './profile.js';
+import { ANCHOR_KEYWORD, deriveInterop, isSchemaObject, resolvePointer, type SchemaNode, type SchemaProfile } from './profile.js';
 import { escapePointerToken, pointerTokens } from '../util/json-pointer.js';
 import { isJsonObject } from '../util/json.js';
 
@@ -254,7 +247,8 @@ function toIssue(e: ErrorLike, doc: SchemaNode, value: unknown): SchemaIssue {
   // F5 binds provenance of type "file" only ("Only file provenance is held to F5", §6.2): the digest
   // pattern on any other link is the schema's wire shape, S2-wire-shape.
   if (id === 'F5' && !provenanceIsFile(value, base)) id = WIRE_SHAPE_ID;
-  const rule = anchored && typeof anchored.node.description === 'string' && (e.keyword === 'required' || e.keyword === 'false schema' || anchored.node.if !== undefined) ? ` (${anchored.node.description})` : '';
+  const rule =
+    anchored && typeof anchored.node.description === 'string' && (e.keyword === 'required' || e.keyword === 'false schema' || anchored.node.if !== undefined) ? ` (${anchored.node.description})` : '';
   const schemaPath = e.keyword === 'false schema' ? ownerPath : e.schemaPath;
   let seen: unknown;
   try {
@@ -269,10 +263,24 @@ function toIssue(e: ErrorLike, doc: SchemaNode, value: unknown): SchemaIssue {
     case 'additionalProperties': {
       const owner = resolvePointer(doc, ownerPath);
       const allowed = isSchemaObject(owner) && isSchemaObject(owner.properties) ? Object.keys(owner.properties) : [];
-      return issue(id, pointer, e.keyword, `unknown member ${JSON.stringify(p.additionalProperty)}`, `only the declared members (${allowed.join(', ')}) in the authoring-strict profile; the interop profile ignores unknown members (U1)`, schemaPath);
+      return issue(
+        id,
+        pointer,
+        e.keyword,
+        `unknown member ${JSON.stringify(p.additionalProperty)}`,
+        `only the declared members (${allowed.join(', ')}) in the authoring-strict profile; the interop profile ignores unknown members (U1)`,
+        schemaPath,
+      );
     }
     case 'unevaluatedProperties':
-      return issue(id, pointer, e.keyword, `member ${JSON.stringify(p.unevaluatedProperty)} that this record kind does not declare`, 'only the members of the common envelope and of this record kind in the authoring-strict profile; the interop profile ignores unknown members (U1)', schemaPath);
+      return issue(
+        id,
+        pointer,
+        e.keyword,
+        `member ${JSON.stringify(p.unevaluatedProperty)} that this record kind does not declare`,
+        'only the members of the common envelope and of this record kind in the authoring-strict profile; the interop profile ignores unknown members (U1)',
+        schemaPath,
+      );
     case 'false schema':
       return issue(id, pointer, e.keyword, `member ${JSON.stringify(pointer.split('/').pop() ?? '')} = ${preview(resolvePointer(value, pointer))}`, `that member to be absent${rule}`, schemaPath);
     case 'type':
@@ -315,15 +323,7 @@ function run(defName: string, value: unknown, profile: SchemaProfile): SchemaIss
   return prune([...(entry.validate.errors ?? [])], doc).map((e) => toIssue(e, doc, value));
 }
 
-function tagged(
-  value: unknown,
-  profile: SchemaProfile,
-  member: string,
-  table: ReadonlyMap<string, string>,
-  what: string,
-  schemaKey: SchemaKey,
-  unknownId: string,
-): SchemaIssue[] {
+function tagged(value: unknown, profile: SchemaProfile, member: string, table: ReadonlyMap<string, string>, what: string, schemaKey: SchemaKey, unknownId: string): SchemaIssue[] {
   if (!isJsonObject(value)) {
     return [issue(WIRE_SHAPE_ID, '', 'type', `${jsonType(value)} ${preview(value)}`, `${what} to be a JSON object`, '#/type')];
   }

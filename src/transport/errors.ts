@@ -64,8 +64,7 @@ export class InvalidUtf8Error extends TransportError {
   constructor(line: number, streamOffset: number, byteInLine: number, lossyText: string, what = `line ${line}`) {
     super(
       'invalid_utf8',
-      `S2.1: ${what} is not valid UTF-8 (first invalid byte at offset ${byteInLine} of the ${line > 0 ? 'line' : 'body'}` +
-        (line > 0 ? `, stream offset ${streamOffset + byteInLine})` : ')'),
+      `S2.1: ${what} is not valid UTF-8 (first invalid byte at offset ${byteInLine} of the ${line > 0 ? 'line' : 'body'}` + (line > 0 ? `, stream offset ${streamOffset + byteInLine})` : ')'),
     );
     this.line = line;
     this.streamOffset = streamOffset;
@@ -106,9 +105,7 @@ export class TimeoutError extends TransportError {
   readonly unresponsiveForMs: number | undefined;
   constructor(what: TimeoutWhat, ms: number, opts: { failFast?: boolean; unresponsiveForMs?: number; detail?: string } = {}) {
     const failFast = opts.failFast ?? false;
-    const msg = failFast
-      ? `${what}: target unresponsive since ${opts.unresponsiveForMs ?? 0} ms (an earlier read timed out); failing fast`
-      : `${what} timed out after ${ms} ms`;
+    const msg = failFast ? `${what}: target unresponsive since ${opts.unresponsiveForMs ?? 0} ms (an earlier read timed out); failing fast` : `${what} timed out after ${ms} ms`;
     super('timeout', opts.detail ? `${msg}: ${opts.detail}` : msg);
     this.what = what;
     this.ms = ms;
@@ -129,8 +126,7 @@ export class PeerClosedError extends TransportError {
   /** The last bytes the peer wrote to stderr (bounded), if captured. */
   readonly stderrTail: string;
   constructor(during: string, exit: Partial<PeerExit> = {}, stderrTail = '', options?: { cause?: unknown }) {
-    const how =
-      exit.exitCode != null ? `exit code ${exit.exitCode}` : exit.signal != null ? `signal ${exit.signal}` : 'exit status not yet known';
+    const how = exit.exitCode != null ? `exit code ${exit.exitCode}` : exit.signal != null ? `signal ${exit.signal}` : 'exit status not yet known';
     const tail = stderrTail.trim();
     super('peer_closed', `peer closed ${during} (${how})${tail ? `; stderr tail: ${clip(tail, 2000, true)}` : ''}`, options);
     this.exitCode = exit.exitCode ?? null;
@@ -190,10 +186,7 @@ export class InvalidUrlError extends TransportError {
 export class InsecureTransportError extends TransportError {
   readonly host: string;
   constructor(host: string, message?: string) {
-    super(
-      'insecure_transport',
-      message ?? `C7: refusing plaintext http:// to non-loopback host ${host}; a non-loopback provider must be reached over https://`,
-    );
+    super('insecure_transport', message ?? `C7: refusing plaintext http:// to non-loopback host ${host}; a non-loopback provider must be reached over https://`);
     this.host = host;
   }
 }
@@ -228,10 +221,7 @@ export class CorrelationError extends TransportError {
   constructor(gotId: unknown, pendingIds: string[], envelope: unknown) {
     const got = gotId === undefined ? '<absent>' : JSON.stringify(gotId);
     const type = envelope && typeof envelope === 'object' ? String((envelope as { type?: unknown }).type) : '?';
-    super(
-      'correlation',
-      `H4 violated: reply "${type}" carries id ${got}, which matches no pending request (pending: ${pendingIds.map((i) => JSON.stringify(i)).join(', ') || 'none'})`,
-    );
+    super('correlation', `H4 violated: reply "${type}" carries id ${got}, which matches no pending request (pending: ${pendingIds.map((i) => JSON.stringify(i)).join(', ') || 'none'})`);
     this.gotId = gotId;
     this.pendingIds = pendingIds;
     this.envelope = envelope;

@@ -9,17 +9,7 @@ import type https from 'node:https';
 import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { authorizationHeader, scrubCredential, type Credential } from './credential.js';
-import {
-  BodyTooLargeError,
-  DEFAULT_MAX_LINE_BYTES,
-  HttpStatusError,
-  NetworkError,
-  TimeoutError,
-  TransportError,
-  clip,
-  describeOutstanding,
-  redactUrl,
-} from './errors.js';
+import { BodyTooLargeError, DEFAULT_MAX_LINE_BYTES, HttpStatusError, NetworkError, TimeoutError, TransportError, clip, describeOutstanding, redactUrl } from './errors.js';
 import { checkProviderUrl, isLoopbackHost } from './loopback.js';
 import { decodeUtf8Strict, parseEnvelopeLine, type RawEnvelope } from './ndjson.js';
 import { Transcript, type TranscriptEntry } from './transcript.js';

@@ -46,10 +46,7 @@ export interface HttpServerHandle {
 export async function serveHttp(handler: HttpHandler, opts: ServeHttpOptions = {}): Promise<HttpServerHandle> {
   const host = opts.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && !opts.allowNonLoopback) {
-    throw new InsecureTransportError(
-      host,
-      `C7: refusing to bind a plaintext HTTP server to non-loopback address ${host} (set allowNonLoopback to override)`,
-    );
+    throw new InsecureTransportError(host, `C7: refusing to bind a plaintext HTTP server to non-loopback address ${host} (set allowNonLoopback to override)`);
   }
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_LINE_BYTES;
   const server = http.createServer((req, res) => {

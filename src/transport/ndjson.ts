@@ -4,16 +4,7 @@
 // LineSplitter turns a byte stream into lines incrementally. It never holds more than `maxLineBytes` of a
 // pending line (plus the chunk being scanned): the error is raised as soon as the pending bytes of one line
 // exceed the cap, and the rest of that line is discarded up to its newline, after which splitting resumes.
-import {
-  DEFAULT_MAX_LINE_BYTES,
-  EofMidLineError,
-  InvalidUtf8Error,
-  LineTooLongError,
-  LiteralNewlineError,
-  NotAnEnvelopeError,
-  TransportError,
-  clip,
-} from './errors.js';
+import { DEFAULT_MAX_LINE_BYTES, EofMidLineError, InvalidUtf8Error, LineTooLongError, LiteralNewlineError, NotAnEnvelopeError, TransportError, clip } from './errors.js';
 
 /** What to do with bytes after the last newline when the stream ends. */
 export type EofMidLinePolicy =

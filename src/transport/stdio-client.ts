@@ -345,7 +345,11 @@ export class StdioConnection {
         this.correlated.delete(id);
         this.abandon(id);
         this.markStalled(startedAt);
-        reject(new TimeoutError('request', timeoutMs, { detail: `outstanding: ${describeOutstanding(envelope)}, sent ${Date.now() - startedAt} ms ago; no reply with id ${JSON.stringify(id)}; ${this.describeReceived()}` }));
+        reject(
+          new TimeoutError('request', timeoutMs, {
+            detail: `outstanding: ${describeOutstanding(envelope)}, sent ${Date.now() - startedAt} ms ago; no reply with id ${JSON.stringify(id)}; ${this.describeReceived()}`,
+          }),
+        );
       }, timeoutMs);
       this.correlated.set(id, { resolve, reject, timer });
     });

@@ -65,7 +65,14 @@ Then('{string} received no query and the host reported the refusal \\({ids})', a
 
 Then('the refusal for {string} names the scope(s) {string}', async function (this: SuiteWorld, label: string, scopes: string) {
   return this.run(() => {
-    this.judge(checkRefusalNamesScopes({ label, routingId: this.h.routingId(label) }, scopes.split(',').map((s) => s.trim()), this.h.lastFanOut, this.h.lastError));
+    this.judge(
+      checkRefusalNamesScopes(
+        { label, routingId: this.h.routingId(label) },
+        scopes.split(',').map((s) => s.trim()),
+        this.h.lastFanOut,
+        this.h.lastError,
+      ),
+    );
   });
 });
 
@@ -74,4 +81,3 @@ Then('{string} received the query and answered \\({word})', async function (this
     this.judge(checkQueryDelivered(id, { label, routingId: this.h.routingId(label) }, this.h.received(label), this.h.lastFanOut, this.h.lastError));
   });
 });
-

@@ -89,19 +89,28 @@ Then('the host reported a correlation failure for {string} and took none of its 
 
 Then('the host accepted {string} and took its answer, ignoring the members {string} it does not recognise \\({ids})', async function (this: SuiteWorld, label: string, where: string, ids: string[]) {
   return this.run(() => {
-    const unknown = where.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    const unknown = where
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
     this.judge(checkUnknownMembersIgnored(ids, seen(this.h, label), { frameIds: servedIds(this.h, label), unknown }, this.h.lastFanOut, this.h.lastError));
   });
 });
 
-Then('the host reported the error of {string} by its code, ignoring the members {string} it does not recognise \\({ids})', async function (this: SuiteWorld, label: string, where: string, ids: string[]) {
-  return this.run(() => {
-    const code = this.h.provider(label).config.errorCode;
-    if (typeof code !== 'string') throw new Error(`scripted provider ${JSON.stringify(label)} is not scripted with an errorCode`);
-    const unknown = where.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-    this.judge(checkUnknownMembersInErrorIgnored(ids, seen(this.h, label), { code, unknown }, this.h.lastFanOut, this.h.lastError));
-  });
-});
+Then(
+  'the host reported the error of {string} by its code, ignoring the members {string} it does not recognise \\({ids})',
+  async function (this: SuiteWorld, label: string, where: string, ids: string[]) {
+    return this.run(() => {
+      const code = this.h.provider(label).config.errorCode;
+      if (typeof code !== 'string') throw new Error(`scripted provider ${JSON.stringify(label)} is not scripted with an errorCode`);
+      const unknown = where
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+      this.judge(checkUnknownMembersInErrorIgnored(ids, seen(this.h, label), { code, unknown }, this.h.lastFanOut, this.h.lastError));
+    });
+  },
+);
 
 Then('the host reported the error of {string} under its namespaced code, not as the base code after the colon \\(U3)', async function (this: SuiteWorld, label: string) {
   return this.run(() => {

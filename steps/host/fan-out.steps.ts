@@ -41,7 +41,7 @@ When('the host under test fans out a query preferring the representations {strin
   return this.run(() => this.h.queryAll({ ...BASE_QUERY, representation_preferences: prefs } as ContextQuery));
 });
 
-Then('{string} received no embedding, while {string} with the host\'s fingerprint could \\(E1)', async function (this: SuiteWorld, label: string, control: string) {
+Then("{string} received no embedding, while {string} with the host's fingerprint could \\(E1)", async function (this: SuiteWorld, label: string, control: string) {
   return this.run(() => {
     const host = this.h.provider(control).config.fingerprint;
     const fp = this.h.provider(label).config.fingerprint;
@@ -56,7 +56,8 @@ Then('{string} received no embedding, while {string} with the host\'s fingerprin
       { host: own, provider: typeof fp === 'string' ? fp : undefined },
       !this.h.embeddingDeclined && (declared === undefined || declared.includes('embedding')) ? { label: control, received: this.h.received(control) } : undefined,
     );
-    if (this.h.embeddingDeclined) findings.push(...checkEmbeddingWithheld({ label: control, received: this.h.received(control) }, { host: own, provider: typeof host === 'string' ? host : undefined }));
+    if (this.h.embeddingDeclined)
+      findings.push(...checkEmbeddingWithheld({ label: control, received: this.h.received(control) }, { host: own, provider: typeof host === 'string' ? host : undefined }));
     this.judge(findings);
   });
 });

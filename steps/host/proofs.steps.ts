@@ -18,7 +18,7 @@ Given('a scripted provider {string} that signs its result and ships an inclusion
   });
 });
 
-Then('every frame the composition kept of {string}\'s signed result carries an inclusion proof recomputing its root \\(F13)', async function (this: SuiteWorld, label: string) {
+Then("every frame the composition kept of {string}'s signed result carries an inclusion proof recomputing its root \\(F13)", async function (this: SuiteWorld, label: string) {
   return this.run(() => {
     const config = this.h.provider(label).config;
     this.judge(checkKeptProofsRecomputeRoot(String(config.name ?? label), config.rawResult, this.h.lastComposed));

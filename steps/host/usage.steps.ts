@@ -2,13 +2,7 @@
 // bills it and attributes a model output the scenario hands in; src/conformance/host-suite/checks/usage.ts
 // judges the report and the record against the frames served and against each other.
 import { Then, When } from '@cucumber/cucumber';
-import {
-  checkAttributionHandles,
-  checkAttributionReconcilable,
-  checkCitedObserved,
-  checkProviderIdsAreNames,
-  checkUsageBillsServed,
-} from '../../src/conformance/host-suite/checks/usage.js';
+import { checkAttributionHandles, checkAttributionReconcilable, checkCitedObserved, checkProviderIdsAreNames, checkUsageBillsServed } from '../../src/conformance/host-suite/checks/usage.js';
 import { rawOf } from '../../src/conformance/host-suite/control/contract-host.js';
 import type { SuiteWorld } from '../world.js';
 import { notObserved } from '../../src/conformance/host-suite/inconclusive.js';
@@ -22,21 +16,18 @@ function answers(world: SuiteWorld) {
   return world.h.lastFanOut.answers;
 }
 
-When(
-  'the host under test composes its answers into {int} budget tokens, bills them and attributes the model output {string}',
-  async function (this: SuiteWorld, budget: number, output: string) {
-    return this.run(async () => {
-      const host = await this.h.host();
-      const fanOut = this.h.lastFanOut;
-      if (fanOut === undefined) notObserved(this.h.ids.join(', '), `no fan-out to bill${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
-      // UR1 is judged on the usage report alone: it is asked for first, from what the host holds (the
-      // query and its fan-out result), and never waits on composition or attribution
-      this.h.lastUsage = await host.usage(this.h.lastQuery!, fanOut);
-      this.h.lastComposed = await host.compose(fanOut.answers, { budgetTokens: budget });
-      this.h.state.set(MODEL_OUTPUT, output);
-    });
-  },
-);
+When('the host under test composes its answers into {int} budget tokens, bills them and attributes the model output {string}', async function (this: SuiteWorld, budget: number, output: string) {
+  return this.run(async () => {
+    const host = await this.h.host();
+    const fanOut = this.h.lastFanOut;
+    if (fanOut === undefined) notObserved(this.h.ids.join(', '), `no fan-out to bill${this.h.lastError ? ` (it failed: ${String(this.h.lastError)})` : ''}`);
+    // UR1 is judged on the usage report alone: it is asked for first, from what the host holds (the
+    // query and its fan-out result), and never waits on composition or attribution
+    this.h.lastUsage = await host.usage(this.h.lastQuery!, fanOut);
+    this.h.lastComposed = await host.compose(fanOut.answers, { budgetTokens: budget });
+    this.h.state.set(MODEL_OUTPUT, output);
+  });
+});
 
 /** A2/A1/A3: the attribution of the composition (capability attribution: a host without it is not applicable). */
 async function attribution(world: SuiteWorld): Promise<void> {

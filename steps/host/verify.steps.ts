@@ -97,7 +97,7 @@ Then('every frame {string} served under its unrecognised algorithm is reported u
   });
 });
 
-Then('every frame {string} served is among the host\'s answers and in a prompt composed with room for all \\(F9)', async function (this: SuiteWorld, label: string) {
+Then("every frame {string} served is among the host's answers and in a prompt composed with room for all \\(F9)", async function (this: SuiteWorld, label: string) {
   return this.run(async () => {
     const served = servedFrames(teedProvider(this.h, label).name, sentBy(this.h, label));
     const host = await this.h.host();

@@ -1,19 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import {
-  chainHead,
-  chainHeads,
-  encodeLink,
-  encOpt,
-  encStr,
-  frameCommitment,
-  genesisHead,
-  parseDigest,
-  renderDigest,
-  toHex,
-  type ProvenanceLinkInput,
-} from '../../src/attest/index.js';
+import { chainHead, chainHeads, encodeLink, encOpt, encStr, frameCommitment, genesisHead, parseDigest, renderDigest, toHex, type ProvenanceLinkInput } from '../../src/attest/index.js';
 import { refCommitment, refEncode, refHeads, h } from './reference-impl.js';
 
 const hex = (b: Uint8Array) => toHex(b);
@@ -128,7 +116,10 @@ describe('§6.5.1 hash chain', () => {
   });
 
   it('folds source-first and matches the reference chain', () => {
-    assert.deepEqual(chainHeads(links).map(hex), refHeads(links).map((b) => b.toString('hex')));
+    assert.deepEqual(
+      chainHeads(links).map(hex),
+      refHeads(links).map((b) => b.toString('hex')),
+    );
   });
 
   it('inserting, removing, reordering or editing a link changes the head', () => {

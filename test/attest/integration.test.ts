@@ -45,7 +45,9 @@ async function observe(mode: string | undefined, query: typeof SAMPLE): Promise<
     const received: ReceivedFrame[] = result.frames.map((frame, rank) => ({ frameId: frameIdOf(PROVIDER, frame), frame, providerRoutingId: 'docs-local', rank }));
     const evidence = attachEvidenceDetailed(provider, result, received);
     assert.equal(received.length, result.frames.length, 'F9: no frame dropped');
-    const wire = checkEnvelope(env, '', { query, providerName: PROVIDER, overTransport: true }).map((f) => f.id).filter((id) => ATTESTATION_IDS.has(id));
+    const wire = checkEnvelope(env, '', { query, providerName: PROVIDER, overTransport: true })
+      .map((f) => f.id)
+      .filter((id) => ATTESTATION_IDS.has(id));
     return {
       frames: received.map((f) => f.evidence!.verdict),
       result: evidence.result.verdict,
@@ -100,7 +102,11 @@ describe('attestation end to end over stdio', { concurrency: true }, () => {
     for (const query of [SAMPLE, TIGHT]) {
       const seen = await observe(undefined, query);
       assert.ok(seen.frames.length >= 2);
-      assert.deepEqual(seen.frames, seen.frames.map(() => 'attested'), seen.reasons.join('\n'));
+      assert.deepEqual(
+        seen.frames,
+        seen.frames.map(() => 'attested'),
+        seen.reasons.join('\n'),
+      );
       assert.equal(seen.result, 'attested');
       assert.deepEqual([seen.host, seen.wire], [[], []]);
       for (const f of seen.received) assert.ok(f.evidence!.inclusionProof && f.evidence!.resultRoot, 'proof retained for every frame');
@@ -108,7 +114,9 @@ describe('attestation end to end over stdio', { concurrency: true }, () => {
   });
 
   it('the table covers every attestation mode of the manifest', () => {
-    const attestationModes = MISBEHAVIOURS.filter((m) => [...m.breaks, ...((m as { exercises?: readonly string[] }).exercises ?? [])].some((id) => ['F6', 'F7', 'F8', 'F11', 'F12', 'F13'].includes(id)) || m.mode === 'bad-attester-key-length').map((m) => m.mode);
+    const attestationModes = MISBEHAVIOURS.filter(
+      (m) => [...m.breaks, ...((m as { exercises?: readonly string[] }).exercises ?? [])].some((id) => ['F6', 'F7', 'F8', 'F11', 'F12', 'F13'].includes(id)) || m.mode === 'bad-attester-key-length',
+    ).map((m) => m.mode);
     assert.deepEqual(EXPECTED.map((e) => e.mode).sort(), [...attestationModes].sort());
   });
 
@@ -121,7 +129,11 @@ describe('attestation end to end over stdio', { concurrency: true }, () => {
         { first: expected.first, rest: [expected.rest], result: expected.result, host: expected.host, wire: expected.wire },
         seen.reasons.join('\n'),
       );
-      if (expected.mode === 'unknown-attestation-algorithm') assert.ok(seen.reasons.every((r) => r.includes('F8')), 'the F8 reason is given');
+      if (expected.mode === 'unknown-attestation-algorithm')
+        assert.ok(
+          seen.reasons.every((r) => r.includes('F8')),
+          'the F8 reason is given',
+        );
     });
   }
 

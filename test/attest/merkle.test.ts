@@ -61,7 +61,10 @@ describe('§6.5.3 inclusion proofs (F13)', () => {
         assert.deepEqual(all[i], proof);
         const expected = refPath(i, cs).map(([sibling, left]) => ({ sibling: render(sibling), sibling_is_left: left }));
         assert.deepEqual(proof, { leaf_index: i, leaf_count: n, path: expected }, `n=${n} i=${i}`);
-        assert.deepEqual(auditPathShape(i, n), expected.map((s) => s.sibling_is_left));
+        assert.deepEqual(
+          auditPathShape(i, n),
+          expected.map((s) => s.sibling_is_left),
+        );
         assert.equal(refFold(cs[i]!, proof.path).toString('hex'), toHex(root));
         assert.ok(verifyInclusionProof(cs[i]!, proof, root));
         assert.ok(verifyInclusionProof(cs[i]!, proof, renderDigest(root), n));
@@ -112,9 +115,7 @@ describe('§6.5.3 inclusion proofs (F13)', () => {
     assert.equal(verifyInclusionProof(c, { ...proof, leaf_index: 1 }, root), false);
   });
 
-  const proofCase = fc
-    .integer({ min: 1, max: 70 })
-    .chain((n) => fc.record({ n: fc.constant(n), index: fc.nat(n - 1), seed: fc.uint8Array({ minLength: 8, maxLength: 8 }) }));
+  const proofCase = fc.integer({ min: 1, max: 70 }).chain((n) => fc.record({ n: fc.constant(n), index: fc.nat(n - 1), seed: fc.uint8Array({ minLength: 8, maxLength: 8 }) }));
 
   const build = (n: number, seed: Uint8Array) => Array.from({ length: n }, (_, i) => new Uint8Array(h(Buffer.from(seed), Buffer.from(String(i)))));
 
@@ -171,7 +172,12 @@ describe('§6.5.3 inclusion proofs (F13)', () => {
           assert.equal(verifyInclusionProof(cs[index]!, altered, root), false);
           assert.equal(rootFromProof(cs[index]!, altered) === undefined, false, 'well-formed, just wrong');
         });
-        const otherRoot = merkleRoot(build(n, Uint8Array.from(seed, (x) => x ^ 0xff)));
+        const otherRoot = merkleRoot(
+          build(
+            n,
+            Uint8Array.from(seed, (x) => x ^ 0xff),
+          ),
+        );
         assert.equal(verifyInclusionProof(cs[index]!, proof, otherRoot), false);
       }),
       { numRuns: 150 },
@@ -201,8 +207,16 @@ describe('§6.3 canonical order and the F12 result root', () => {
       { provider_id: 'a', frame_id: '\uff5e' },
     ];
     const sorted = canonicalOrder(ids).map((id) => [id.frame_id, id.content_digest ?? null]);
-    assert.deepEqual(sorted.slice(0, 4), [['b', null], ['b', null], ['b', d1], ['b', d2]]);
-    assert.deepEqual(sorted.slice(4, 6).map((x) => x[0]), ['\uff5e', '\u{1f980}']);
+    assert.deepEqual(sorted.slice(0, 4), [
+      ['b', null],
+      ['b', null],
+      ['b', d1],
+      ['b', d2],
+    ]);
+    assert.deepEqual(
+      sorted.slice(4, 6).map((x) => x[0]),
+      ['\uff5e', '\u{1f980}'],
+    );
     assert.equal(canonicalOrder(ids).at(-1)!.provider_id, 'b');
   });
 

@@ -28,18 +28,9 @@ export const refEncStr = (s: string): Buffer => {
   return Buffer.concat([prefix, body]);
 };
 
-export const refEncOpt = (s: string | null | undefined): Buffer =>
-  s === null || s === undefined ? Buffer.from([0]) : Buffer.concat([Buffer.from([1]), refEncStr(s)]);
+export const refEncOpt = (s: string | null | undefined): Buffer => (s === null || s === undefined ? Buffer.from([0]) : Buffer.concat([Buffer.from([1]), refEncStr(s)]));
 
-export const refEncode = (link: Link): Buffer =>
-  Buffer.concat([
-    refEncStr(link.type),
-    refEncOpt(link.uri),
-    refEncOpt(link.range),
-    refEncOpt(link.digest),
-    refEncOpt(link.method),
-    refEncOpt(link.by),
-  ]);
+export const refEncode = (link: Link): Buffer => Buffer.concat([refEncStr(link.type), refEncOpt(link.uri), refEncOpt(link.range), refEncOpt(link.digest), refEncOpt(link.method), refEncOpt(link.by)]);
 
 export const refHeads = (links: readonly Link[]): Buffer[] => {
   const heads = [h(Buffer.from('contextgraph/attest/1/genesis', 'ascii'))];
@@ -48,13 +39,7 @@ export const refHeads = (links: readonly Link[]): Buffer[] => {
 };
 
 export const refCommitment = (providerId: string, frame: { id: string; content_digest?: string | null; provenance?: Link[] }): Buffer =>
-  h(
-    Buffer.from('contextgraph/attest/1/frame', 'ascii'),
-    refEncStr(providerId),
-    refEncStr(frame.id),
-    refEncOpt(frame.content_digest),
-    refHeads(frame.provenance ?? []).at(-1)!,
-  );
+  h(Buffer.from('contextgraph/attest/1/frame', 'ascii'), refEncStr(providerId), refEncStr(frame.id), refEncOpt(frame.content_digest), refHeads(frame.provenance ?? []).at(-1)!);
 
 const largestPow2Below = (n: number): number => {
   let k = 1;
@@ -77,9 +62,7 @@ export const refMth = (cs: readonly Buffer[]): Buffer => {
 export const refPath = (m: number, cs: readonly Buffer[]): [Buffer, boolean][] => {
   if (cs.length <= 1) return [];
   const k = largestPow2Below(cs.length);
-  return m < k
-    ? [...refPath(m, cs.slice(0, k)), [refMth(cs.slice(k)), false]]
-    : [...refPath(m - k, cs.slice(k)), [refMth(cs.slice(0, k)), true]];
+  return m < k ? [...refPath(m, cs.slice(0, k)), [refMth(cs.slice(k)), false]] : [...refPath(m - k, cs.slice(k)), [refMth(cs.slice(0, k)), true]];
 };
 
 /** Fold a proof path from a commitment (no shape checks: the caller compares shapes). */
@@ -101,10 +84,7 @@ export const nodeEd25519Verify = (publicKeyHex: string, message: Buffer, signatu
 };
 
 /** Canonical FrameId order by UTF-8 bytes, via Buffer.compare. */
-export const refCompareIds = (
-  a: { provider_id: string; frame_id: string; content_digest?: string | null },
-  b: { provider_id: string; frame_id: string; content_digest?: string | null },
-): number => {
+export const refCompareIds = (a: { provider_id: string; frame_id: string; content_digest?: string | null }, b: { provider_id: string; frame_id: string; content_digest?: string | null }): number => {
   const bytes = (s: string) => Buffer.from(s, 'utf8');
   const p = Buffer.compare(bytes(a.provider_id), bytes(b.provider_id));
   if (p !== 0) return p;

@@ -9,19 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import {
-  h,
-  nodeEd25519Verify,
-  refCommitment,
-  refCompareIds,
-  refEncode,
-  refFold,
-  refHeads,
-  refMth,
-  refPath,
-  render,
-  type Link,
-} from './reference-impl.js';
+import { h, nodeEd25519Verify, refCommitment, refCompareIds, refEncode, refFold, refHeads, refMth, refPath, render, type Link } from './reference-impl.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FILE = fileURLToPath(new URL('../../vectors/attestation.json', import.meta.url));
@@ -83,7 +71,10 @@ describe('vectors/attestation.json', () => {
   it('Merkle roots for n = 0 … 9 and 1000 match the recursive MTH over c_i = SHA256(decimal i)', () => {
     const leaves = Array.from({ length: 1000 }, (_, i) => h(Buffer.from(String(i), 'ascii')));
     assert.deepEqual(V.merkle.leaves, leaves.slice(0, 9).map(render));
-    assert.deepEqual(V.merkle.roots.map((r: { leaf_count: number }) => r.leaf_count), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1000]);
+    assert.deepEqual(
+      V.merkle.roots.map((r: { leaf_count: number }) => r.leaf_count),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1000],
+    );
     for (const r of V.merkle.roots) assert.equal(r.root, render(refMth(leaves.slice(0, r.leaf_count))), `n = ${r.leaf_count}`);
   });
 
@@ -97,7 +88,10 @@ describe('vectors/attestation.json', () => {
       assert.equal(proof.commitment, render(leaves[i]!));
       assert.equal(proof.leaf_index, i);
       assert.equal(proof.leaf_count, 7);
-      assert.deepEqual(proof.path, refPath(i, leaves).map(([s, left]) => ({ sibling: render(s), sibling_is_left: left })));
+      assert.deepEqual(
+        proof.path,
+        refPath(i, leaves).map(([s, left]) => ({ sibling: render(s), sibling_is_left: left })),
+      );
       assert.equal(render(refFold(leaves[i]!, proof.path)), p.root);
     });
   });
@@ -124,19 +118,24 @@ describe('vectors/attestation.json', () => {
     const frames: Frame[] = result.frames;
     const ids = frames.map((f) => ({ provider_id: s.provider_id, frame_id: f.id, content_digest: f.content_digest ?? null }));
     const order = frames.map((_, i) => i).sort((x, y) => refCompareIds(ids[x]!, ids[y]!));
-    assert.deepEqual(s.result.canonical_frame_ids, order.map((i) => frames[i]!.id));
+    assert.deepEqual(
+      s.result.canonical_frame_ids,
+      order.map((i) => frames[i]!.id),
+    );
     const leaves = order.map((i) => refCommitment(s.provider_id, frames[i]!));
     const root = render(refMth(leaves));
     assert.equal(result.result_attestation.signed_commitment, root);
     assert.ok(nodeEd25519Verify(s.test_key.public_key, raw(root), result.result_attestation.signature));
     assert.equal(result.frame_attestations.length, frames.length);
-    result.frame_attestations.forEach((entry: { frame: { frame_id: string }; inclusion_proof: { leaf_index: number; leaf_count: number; path: { sibling: string; sibling_is_left: boolean }[] } }, i: number) => {
-      assert.equal(entry.frame.frame_id, frames[i]!.id);
-      const position = order.indexOf(i);
-      assert.equal(entry.inclusion_proof.leaf_index, position);
-      assert.equal(entry.inclusion_proof.leaf_count, frames.length);
-      assert.equal(render(refFold(leaves[position]!, entry.inclusion_proof.path)), root);
-    });
+    result.frame_attestations.forEach(
+      (entry: { frame: { frame_id: string }; inclusion_proof: { leaf_index: number; leaf_count: number; path: { sibling: string; sibling_is_left: boolean }[] } }, i: number) => {
+        assert.equal(entry.frame.frame_id, frames[i]!.id);
+        const position = order.indexOf(i);
+        assert.equal(entry.inclusion_proof.leaf_index, position);
+        assert.equal(entry.inclusion_proof.leaf_count, frames.length);
+        assert.equal(render(refFold(leaves[position]!, entry.inclusion_proof.path)), root);
+      },
+    );
   });
 
   it('`npm run vectors -- --check` is clean (the file is up to date)', () => {
@@ -149,8 +148,7 @@ describe('vectors/attestation.json', () => {
     try {
       const stale = join(dir, 'attestation.json');
       writeFileSync(stale, readFileSync(FILE, 'utf8').replace('"leaf_count": 7', '"leaf_count": 8'));
-      const run = (target: string) =>
-        spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-vectors.ts', '--check', '--out', target], { cwd: REPO, encoding: 'utf8' });
+      const run = (target: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-vectors.ts', '--check', '--out', target], { cwd: REPO, encoding: 'utf8' });
       const staleRun = run(stale);
       assert.equal(staleRun.status, 1);
       assert.match(staleRun.stderr, /attestation\.json is stale/);

@@ -163,9 +163,18 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
     const report = verifyFrameAttestations(PROVIDER, signed, KEYS);
     assert.equal(report.result.verdict, 'attested');
     assert.deepEqual(report.findings, []);
-    assert.deepEqual(report.frames.map((o) => o.verdict), ['attested', 'attested', 'attested', 'attested']);
-    assert.deepEqual(report.frames.map((o) => o.frame.frame_id), ['c', 'a', 'b', 'd']);
-    assert.deepEqual(report.frames.map((o) => o.proofs), [['verified'], ['verified'], ['verified'], ['verified']]);
+    assert.deepEqual(
+      report.frames.map((o) => o.verdict),
+      ['attested', 'attested', 'attested', 'attested'],
+    );
+    assert.deepEqual(
+      report.frames.map((o) => o.frame.frame_id),
+      ['c', 'a', 'b', 'd'],
+    );
+    assert.deepEqual(
+      report.frames.map((o) => o.proofs),
+      [['verified'], ['verified'], ['verified'], ['verified']],
+    );
     assert.equal(report.byKey.get(frameKey({ provider_id: PROVIDER, frame_id: 'a' }))!.verdict, 'attested');
   });
 
@@ -177,11 +186,17 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
     for (const f of out.frames) for (const member of Object.keys(f)) assert.ok(!/attest|signature/.test(member));
     assert.equal(out.frame_attestations!.length, 4);
     assert.ok(out.frame_attestations!.every((e) => e.attestation && e.inclusion_proof));
-    assert.deepEqual(verifyFrameAttestations(PROVIDER, out, KEYS).frames.map((o) => o.verdict), ['attested', 'attested', 'attested', 'attested']);
+    assert.deepEqual(
+      verifyFrameAttestations(PROVIDER, out, KEYS).frames.map((o) => o.verdict),
+      ['attested', 'attested', 'attested', 'attested'],
+    );
     // unsigned-per-frame, no proofs: frame_attestations is omitted entirely
     const rootOnly = withResultAttestations(PROVIDER, { frames, truncated: false }, KEY, ISSUED, { proofs: false });
     assert.equal('frame_attestations' in rootOnly, false);
-    assert.deepEqual(verifyFrameAttestations(PROVIDER, rootOnly, KEYS).frames.map((o) => o.verdict), ['attested', 'attested', 'attested', 'attested']);
+    assert.deepEqual(
+      verifyFrameAttestations(PROVIDER, rootOnly, KEYS).frames.map((o) => o.verdict),
+      ['attested', 'attested', 'attested', 'attested'],
+    );
   });
 
   it('F11: entries name the full identity; an identity-less or foreign entry is a finding and attests nothing', () => {
@@ -189,7 +204,10 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
     const positional = { ...signed, frame_attestations: [{ attestation: attestFrame(PROVIDER, frames[0]!, KEY, ISSUED).attestation }], result_attestation: undefined };
     const report = verifyFrameAttestations(PROVIDER, positional, KEYS);
     assert.equal(report.frames[0]!.verdict, 'unattested');
-    assert.deepEqual(report.findings.map((x) => [x.anchor, x.severity, x.entry]), [['F11', 'violation', 0]]);
+    assert.deepEqual(
+      report.findings.map((x) => [x.anchor, x.severity, x.entry]),
+      [['F11', 'violation', 0]],
+    );
 
     const noFrameId = { ...signed, frame_attestations: [{ ...entries[0]!, frame: { provider_id: PROVIDER } }] };
     assert.equal(verifyFrameAttestations(PROVIDER, noFrameId, KEYS).findings[0]!.anchor, 'F11');
@@ -200,13 +218,19 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
     const wrongProvider = { ...signed, frame_attestations: [{ ...entries[0]!, frame: { ...entries[0]!.frame, provider_id: 'cloud-docs' } }] };
     assert.match(verifyFrameAttestations(PROVIDER, wrongProvider, KEYS).findings[0]!.message, /not a frame this result carries/);
     // the root still covers every frame (the host holds all siblings)
-    assert.deepEqual(r2.frames.map((o) => o.verdict), ['attested', 'attested', 'attested', 'attested']);
+    assert.deepEqual(
+      r2.frames.map((o) => o.verdict),
+      ['attested', 'attested', 'attested', 'attested'],
+    );
 
     const notArray = verifyFrameAttestations(PROVIDER, { ...signed, frame_attestations: { 0: entries[0] } }, KEYS);
     assert.equal(notArray.findings[0]!.anchor, 'F11');
 
     const duplicate = verifyFrameAttestations(PROVIDER, { ...signed, frame_attestations: [...entries, entries[0]!] }, KEYS);
-    assert.deepEqual(duplicate.findings.map((x) => [x.anchor, x.severity]), [['F11', 'notice']]);
+    assert.deepEqual(
+      duplicate.findings.map((x) => [x.anchor, x.severity]),
+      [['F11', 'notice']],
+    );
   });
 
   it('F13: a proof that does not recompute the root is proof-mismatch (with a finding); the frame is kept', () => {
@@ -214,8 +238,14 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
     entries[1]!.inclusion_proof!.path[0]!.sibling = digest('0');
     const report = verifyFrameAttestations(PROVIDER, { ...signed, frame_attestations: entries }, KEYS);
     assert.equal(report.frames.length, 4, 'F9: nothing dropped');
-    assert.deepEqual(report.frames.map((o) => o.verdict), ['attested', 'proof-mismatch', 'attested', 'attested']);
-    assert.deepEqual(report.findings.map((x) => [x.anchor, x.entry]), [['F13', 1]]);
+    assert.deepEqual(
+      report.frames.map((o) => o.verdict),
+      ['attested', 'proof-mismatch', 'attested', 'attested'],
+    );
+    assert.deepEqual(
+      report.findings.map((x) => [x.anchor, x.entry]),
+      [['F13', 1]],
+    );
 
     // a proof replayed for another frame / at another index
     const swapped = structuredClone(signed.frame_attestations) as FrameAttestationEntry[];
@@ -228,7 +258,10 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
     // a proof with no result_attestation to recompute
     const noRoot = verifyFrameAttestations(PROVIDER, { frames, frame_attestations: signed.frame_attestations }, KEYS);
     assert.ok(noRoot.findings.every((x) => x.anchor === 'F13'));
-    assert.deepEqual(noRoot.frames.map((o) => o.verdict), ['unattested', 'unattested', 'unattested', 'unattested']);
+    assert.deepEqual(
+      noRoot.frames.map((o) => o.verdict),
+      ['unattested', 'unattested', 'unattested', 'unattested'],
+    );
   });
 
   it('F12 via proofs: a root and proofs over a larger candidate set do not attest the returned frames', () => {
@@ -258,7 +291,10 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
       return { ...e, attestation };
     });
     const report = verifyFrameAttestations(PROVIDER, { frames, frame_attestations: entries }, KEYS);
-    assert.deepEqual(report.frames.map((o) => o.verdict), ['uncheckable', 'unknown-key', 'uncheckable', 'attested']);
+    assert.deepEqual(
+      report.frames.map((o) => o.verdict),
+      ['uncheckable', 'unknown-key', 'uncheckable', 'attested'],
+    );
     assert.equal(report.frames.length, frames.length);
     assert.equal(report.result.verdict, 'unattested');
   });
@@ -268,15 +304,24 @@ describe('verifyFrameAttestations (F9, F11, F13)', () => {
     entries[0] = { ...entries[0]!, attestation: { ...entries[0]!.attestation!, signed_commitment: digest('7') } };
     const forgedRoot = { ...signed.result_attestation, signature: signCommitment(new Uint8Array(32), KEY, ISSUED, PROVIDER).signature };
     const withGoodRoot = verifyFrameAttestations(PROVIDER, { frames, frame_attestations: entries, result_attestation: signed.result_attestation }, KEYS);
-    assert.deepEqual(withGoodRoot.frames.map((o) => o.verdict), ['commitment-mismatch', 'attested', 'attested', 'attested']);
+    assert.deepEqual(
+      withGoodRoot.frames.map((o) => o.verdict),
+      ['commitment-mismatch', 'attested', 'attested', 'attested'],
+    );
     const withForgedRoot = verifyFrameAttestations(PROVIDER, { frames, frame_attestations: entries.slice(1), result_attestation: forgedRoot }, KEYS);
     assert.equal(withForgedRoot.result.verdict, 'bad-signature');
-    assert.deepEqual(withForgedRoot.frames.map((o) => o.verdict), ['bad-signature', 'attested', 'attested', 'attested']);
+    assert.deepEqual(
+      withForgedRoot.frames.map((o) => o.verdict),
+      ['bad-signature', 'attested', 'attested', 'attested'],
+    );
   });
 
   it('an unsigned result: every frame unattested, no findings', () => {
     const report = verifyFrameAttestations(PROVIDER, { frames }, KEYS);
-    assert.deepEqual(report.frames.map((o) => o.verdict), ['unattested', 'unattested', 'unattested', 'unattested']);
+    assert.deepEqual(
+      report.frames.map((o) => o.verdict),
+      ['unattested', 'unattested', 'unattested', 'unattested'],
+    );
     assert.deepEqual(report.findings, []);
   });
 });
@@ -289,7 +334,10 @@ describe('retainProofs (F13: derive before dropping)', () => {
     const keep = [frames[7]!, frames[2]!];
     const ids = keep.map((f) => ({ provider_id: PROVIDER, frame_id: f.id, ...(f.content_digest ? { content_digest: f.content_digest } : {}) }));
     const retained = retainProofs(PROVIDER, frames, ids);
-    assert.deepEqual(retained.map((r) => r.frame.frame_id), ['f7', 'f2']);
+    assert.deepEqual(
+      retained.map((r) => r.frame.frame_id),
+      ['f7', 'f2'],
+    );
     keep.forEach((f, i) => {
       assert.ok(verifyInclusionProof(frameCommitment(PROVIDER, f), retained[i]!.inclusion_proof, signed.result_attestation.signed_commitment, 9));
     });

@@ -2,13 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  CATALOGUE_FILES,
-  FALLBACK_MARKER,
-  extractCatalogue,
-  extractCatalogueWithDiagnostics,
-  renderCatalogueFiles,
-} from '../../src/catalogue/extract.js';
+import { CATALOGUE_FILES, FALLBACK_MARKER, extractCatalogue, extractCatalogueWithDiagnostics, renderCatalogueFiles } from '../../src/catalogue/extract.js';
 import { ANCHOR_SIDES, RULE_TABLE } from '../../src/catalogue/mapping.js';
 import { CATALOGUE_LEVELS, CATALOGUE_SIDES } from '../../src/catalogue/types.js';
 
@@ -16,20 +10,67 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const spec = readFileSync(new URL('../../SPEC.md', import.meta.url), 'utf8');
 
 const EXPECTED_ANCHORS = [
-  'H1', 'H2', 'H3', 'H4',
-  'C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8',
-  'Q1', 'E1',
-  'F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F8', 'F9', 'F10', 'F11', 'F12', 'F13',
-  'D1', 'D2', 'D3', 'D4',
-  'P1', 'P2', 'P3', 'P4', 'P5',
-  'B1', 'B2', 'B3', 'B4',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'C1',
+  'C2',
+  'C3',
+  'C4',
+  'C5',
+  'C6',
+  'C7',
+  'C8',
+  'Q1',
+  'E1',
+  'F1',
+  'F2',
+  'F3',
+  'F4',
+  'F5',
+  'F6',
+  'F7',
+  'F8',
+  'F9',
+  'F10',
+  'F11',
+  'F12',
+  'F13',
+  'D1',
+  'D2',
+  'D3',
+  'D4',
+  'P1',
+  'P2',
+  'P3',
+  'P4',
+  'P5',
+  'B1',
+  'B2',
+  'B3',
+  'B4',
   'UR1',
-  'G1', 'G2', 'G3', 'G4',
-  'V1', 'V2', 'V3', 'V4',
-  'X1', 'X2',
-  'R1', 'R2', 'R3',
-  'U1', 'U2', 'U3', 'U4',
-  'A1', 'A2', 'A3',
+  'G1',
+  'G2',
+  'G3',
+  'G4',
+  'V1',
+  'V2',
+  'V3',
+  'V4',
+  'X1',
+  'X2',
+  'R1',
+  'R2',
+  'R3',
+  'U1',
+  'U2',
+  'U3',
+  'U4',
+  'A1',
+  'A2',
+  'A3',
 ];
 
 const RELIED_ON_RULE_IDS = [
@@ -72,8 +113,21 @@ test('every entry has text, a numbered section, a valid level and side', () => {
 test('anchor sections come from the heading each table sits under', () => {
   const bySection = new Map(extractCatalogue(spec).anchors.map((a) => [a.id, a.section]));
   const expected: Record<string, string> = {
-    H1: '3', C8: '4', Q1: '5', E1: '5.2', F13: '6', D1: '6.3', P5: '6.4', B4: '7', UR1: '7.3',
-    G4: '8', V4: '9', X2: '10', R3: '11', U4: '13', A3: '14',
+    H1: '3',
+    C8: '4',
+    Q1: '5',
+    E1: '5.2',
+    F13: '6',
+    D1: '6.3',
+    P5: '6.4',
+    B4: '7',
+    UR1: '7.3',
+    G4: '8',
+    V4: '9',
+    X2: '10',
+    R3: '11',
+    U4: '13',
+    A3: '14',
   };
   for (const [id, section] of Object.entries(expected)) assert.equal(bySection.get(id), section, id);
 });
@@ -93,9 +147,26 @@ test('levels: strongest bold key word, rows without one judged by their words', 
 test('sides follow the reviewed mapping', () => {
   const side = new Map(extractCatalogue(spec).anchors.map((a) => [a.id, a.side]));
   const expected: Record<string, string> = {
-    H1: 'provider', H3: 'both', C1: 'host', C3: 'provider', C5: 'provider', E1: 'both', F8: 'host',
-    F13: 'both', D2: 'host', P5: 'both', B2: 'host', UR1: 'host', V1: 'host', V4: 'both', X1: 'host',
-    R3: 'host', U1: 'both', U2: 'host', U4: 'types', A2: 'host',
+    H1: 'provider',
+    H3: 'both',
+    C1: 'host',
+    C3: 'provider',
+    C5: 'provider',
+    E1: 'both',
+    F8: 'host',
+    F13: 'both',
+    D2: 'host',
+    P5: 'both',
+    B2: 'host',
+    UR1: 'host',
+    V1: 'host',
+    V4: 'both',
+    X1: 'host',
+    R3: 'host',
+    U1: 'both',
+    U2: 'host',
+    U4: 'types',
+    A2: 'host',
   };
   for (const [id, s] of Object.entries(expected)) assert.equal(side.get(id), s, id);
   assert.deepEqual(Object.keys(ANCHOR_SIDES), EXPECTED_ANCHORS);
@@ -127,14 +198,8 @@ test('adding a requirement-table row adds its anchor; removing one removes it', 
 test('every rule id the design and the schema validator rely on exists', () => {
   const rules = new Map(extractCatalogue(spec).rules.map((r) => [r.id, r]));
   for (const id of RELIED_ON_RULE_IDS) assert.ok(rules.has(id), `missing rule ${id}`);
-  assert.deepEqual(
-    pick(rules.get('S2-wire-shape')),
-    { section: '2', level: 'MUST', side: 'both' },
-  );
-  assert.deepEqual(
-    pick(rules.get('S13-authoring-strict')),
-    { section: '13', level: 'advisory', side: 'types' },
-  );
+  assert.deepEqual(pick(rules.get('S2-wire-shape')), { section: '2', level: 'MUST', side: 'both' });
+  assert.deepEqual(pick(rules.get('S13-authoring-strict')), { section: '13', level: 'advisory', side: 'types' });
   assert.equal(rules.get('S6.3-content-digest')?.level, 'SHOULD'); // a warning, never a D-anchor failure
   assert.equal(rules.get('S10-not-retryable')?.side, 'host');
 });
@@ -157,10 +222,7 @@ test('no fallback ids: every normative prose sentence is named by the reviewed t
 });
 
 test('an unreviewed normative sentence gets a deterministic fallback id', () => {
-  const mutated = spec.replace(
-    'The flagship guarantee, and the one most easily faked.',
-    'The flagship guarantee, and the one most easily faked. A host **SHOULD** log every drop.',
-  );
+  const mutated = spec.replace('The flagship guarantee, and the one most easily faked.', 'The flagship guarantee, and the one most easily faked. A host **SHOULD** log every drop.');
   const a = extractCatalogueWithDiagnostics(mutated);
   const b = extractCatalogueWithDiagnostics(mutated);
   assert.deepEqual(a.diagnostics.fallbackRuleIds, ['S7-unreviewed-a-host-should-log-every-drop']);
@@ -172,7 +234,9 @@ test('an unreviewed normative sentence gets a deterministic fallback id', () => 
 test('normative words in fenced code and requirement tables are not prose rules', () => {
   const mutated = spec.replace('```abnf\n', '```abnf\n; a host **MUST** not appear here\n');
   assert.deepEqual(extractCatalogueWithDiagnostics(mutated).diagnostics.fallbackRuleIds, []);
-  const ruleTexts = extractCatalogue(spec).rules.map((r) => r.text).join('\n');
+  const ruleTexts = extractCatalogue(spec)
+    .rules.map((r) => r.text)
+    .join('\n');
   assert.ok(!ruleTexts.includes('provider.name and provider.version MUST NOT be empty'));
 });
 

@@ -45,7 +45,12 @@ test('staleness is detected per file and cleared by a rewrite', () => {
 
     assert.deepEqual(writeCatalogueFiles(dir), ['generated/anchors.json']);
     assert.deepEqual(staleCatalogueFiles(dir), []);
-    assert.deepEqual(loadCatalogue(dir).anchors.find((a) => a.id === 'H3')?.text.includes('never left hanging'), true);
+    assert.deepEqual(
+      loadCatalogue(dir)
+        .anchors.find((a) => a.id === 'H3')
+        ?.text.includes('never left hanging'),
+      true,
+    );
 
     rmSync(join(dir, 'generated/rules.json'));
     assert.deepEqual(staleCatalogueFiles(dir), ['generated/rules.json']);
@@ -84,10 +89,7 @@ test('markdown helpers: sentences, rows, plain text, bold key words', () => {
     'See e.g. `a.b`.',
     'Done',
   ]);
-  assert.deepEqual(splitSentences('wire in 1.0. It **SHOULD** return `compact`.'), [
-    'wire in 1.0.',
-    'It **SHOULD** return `compact`.',
-  ]);
+  assert.deepEqual(splitSentences('wire in 1.0. It **SHOULD** return `compact`.'), ['wire in 1.0.', 'It **SHOULD** return `compact`.']);
   assert.deepEqual(splitRow('| **H1** | a `x|y` b | c |'), ['**H1**', 'a `x|y` b', 'c']);
   assert.equal(plainText('A `frames` **MUST**  [link](x.md)'), 'A frames MUST link');
   assert.deepEqual(boldKeyWords('a **MUST NOT** b **SHOULD** c MAY **MAY**'), ['MUST NOT', 'SHOULD', 'MAY']);

@@ -16,7 +16,10 @@ describe('cgp-conformance explain', () => {
     const r = run(['B4']);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^B4 — MUST, provider side, SPEC\.md §7 Budget honesty \(anchor\)/);
-    assert.match(r.stdout, /SPEC\.md line \d+:\n {4}\| # \| Requirement \| Verified by \|\n {4}\|---\|---\|---\|\n {4}\| \*\*B4\*\* \| The number of returned frames \*\*MUST NOT\*\* exceed `max_frames`\./);
+    assert.match(
+      r.stdout,
+      /SPEC\.md line \d+:\n {4}\| # \| Requirement \| Verified by \|\n {4}\|---\|---\|---\|\n {4}\| \*\*B4\*\* \| The number of returned frames \*\*MUST NOT\*\* exceed `max_frames`\./,
+    );
     assert.match(r.stdout, /features\/provider\/budget\.feature:45 {2}max_frames 1 returns at most one frame/);
     assert.match(r.stdout, /provider mode ignore-max-frames — /);
     assert.match(r.stdout, /npx cgp-conformance stdio --tags @B4 -- <your provider command>/);
@@ -30,7 +33,10 @@ describe('cgp-conformance explain', () => {
     assert.equal(e.section, '6.3');
     assert.match(e.spec!.passage, /`content_digest` is the provider-declared SHA-256 over the\nframe's exact inline content bytes/);
     assert.ok(e.interpretations.some((i) => i.cite === 'docs/interpretations.md §3'));
-    assert.deepEqual(e.scenarios.map((s) => s.uri), ['features/provider/frames.feature']);
+    assert.deepEqual(
+      e.scenarios.map((s) => s.uri),
+      ['features/provider/frames.feature'],
+    );
     assert.ok(e.misbehaviours.some((m) => m.mode === 'content-digest-mismatch'));
   });
 
@@ -71,7 +77,10 @@ describe('cgp-conformance explain', () => {
     const json = run(['--list', '--json']);
     assert.equal(json.status, 0, json.stderr);
     const list = JSON.parse(json.stdout) as Array<{ id: string; requirement: string }>;
-    assert.deepEqual(list.map((e) => e.id), [...anchors, ...rules].map((e) => e.id));
+    assert.deepEqual(
+      list.map((e) => e.id),
+      [...anchors, ...rules].map((e) => e.id),
+    );
     assert.ok(list.every((e) => !e.requirement.includes('\n') && e.requirement !== ''));
     const both = run(['B4', '--list']);
     assert.equal(both.status, 2);

@@ -16,7 +16,10 @@ const CLI = join(ROOT, 'dist', 'bundle', 'cli.cjs');
 test('the top-level help without loading a command is the help with every command loaded, line for line', async () => {
   const light = await buildProgram();
   const full = await buildProgram(undefined, true);
-  assert.deepEqual(light.commands.map((c) => c.name()), full.commands.map((c) => c.name()));
+  assert.deepEqual(
+    light.commands.map((c) => c.name()),
+    full.commands.map((c) => c.name()),
+  );
   assert.equal(light.helpInformation(), full.helpInformation());
   for (const c of full.commands) {
     const entry = COMMANDS.find((e) => e.name === c.name());
@@ -28,7 +31,10 @@ test('the top-level help without loading a command is the help with every comman
 
 test('a chosen command is the only one registered', async () => {
   const p = await buildProgram('explain');
-  assert.deepEqual(p.commands.map((c) => c.name()), ['explain']);
+  assert.deepEqual(
+    p.commands.map((c) => c.name()),
+    ['explain'],
+  );
 });
 
 test('dist/bundle/cli.cjs: --version and --help load no module but the CLI bundle, and no ES module at all; a command loads its module', (t) => {

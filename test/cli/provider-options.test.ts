@@ -117,6 +117,9 @@ describe('--file-root and --retired-id', () => {
     const untouched: NodeJS.ProcessEnv = {};
     applyProviderTargetOptions({}, untouched);
     assert.deepEqual(untouched, {});
-    assert.throws(() => applyProviderTargetOptions({ retiredId: ['a,b'] }, {}), (e: unknown) => e instanceof ConfigError && /comma/.test(e.message));
+    assert.throws(
+      () => applyProviderTargetOptions({ retiredId: ['a,b'] }, {}),
+      (e: unknown) => e instanceof ConfigError && /comma/.test(e.message),
+    );
   });
 });

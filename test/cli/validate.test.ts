@@ -26,10 +26,7 @@ test('full-stdio-session.ndjson: exit 0, its placeholder digests are S6.3-conten
   if (!haveShared) return t.skip(EXTERNAL);
   const r = cli(['validate', '--json', join(SHARED, 'reference-examples/full-stdio-session.ndjson')]);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(pairs(json(r.stdout)), [
-    'warning S6.3-content-digest /result/frames/0/content_digest',
-    'warning S6.3-content-digest /result/frames/1/content_digest',
-  ]);
+  assert.deepEqual(pairs(json(r.stdout)), ['warning S6.3-content-digest /result/frames/0/content_digest', 'warning S6.3-content-digest /result/frames/1/content_digest']);
 });
 
 test('reference-messages.json: exactly its real defects (D1/V4 digest grammar, B3 on the compact frame)', (t) => {
@@ -82,7 +79,13 @@ const ack = {
   capabilities: { query: { kinds: ['doc'] } },
 };
 const frame = {
-  id: 'f1', kind: 'doc', title: 't', content: 'abcd', score: 0.5, token_cost: 1, citation_label: 'c',
+  id: 'f1',
+  kind: 'doc',
+  title: 't',
+  content: 'abcd',
+  score: 0.5,
+  token_cost: 1,
+  citation_label: 'c',
   content_digest: 'sha256:88d4266fd4e6338d13b845fcf289579d209c897823b9217da3e161936f031589',
 };
 
@@ -99,7 +102,10 @@ test('U2: an unknown frame kind fails the strict lint but passes the interop pro
   const line = JSON.stringify({ type: 'frames', result: { frames: [{ ...frame, kind: 'diagram' }], truncated: false } });
   const strict = cli(['validate', '--json', '-'], line);
   assert.equal(strict.code, 1);
-  assert.ok(pairs(json(strict.stdout)).some((p) => p.endsWith('/result/frames/0/kind')), strict.stdout);
+  assert.ok(
+    pairs(json(strict.stdout)).some((p) => p.endsWith('/result/frames/0/kind')),
+    strict.stdout,
+  );
   const interop = cli(['validate', '--json', '--profile', 'interop', '-'], line);
   assert.equal(interop.code, 0, interop.stdout);
 });
@@ -144,9 +150,19 @@ test('the installed bin runs (dist built by `prepare`, executable)', (t) => {
 // A corpus of independent vectors is not one session — no cross-message check may correlate its lines.
 const CORPUS = [
   { type: 'handshake', protocol_version: 'contextgraph/1.0' },
-  { type: 'handshake_ack', protocol_version: 'contextgraph/1.0', provider: { name: 'alpha', version: '1', data_flow: { reads: true, writes: false, egress: false } }, capabilities: { query: { kinds: ['doc'] } } },
+  {
+    type: 'handshake_ack',
+    protocol_version: 'contextgraph/1.0',
+    provider: { name: 'alpha', version: '1', data_flow: { reads: true, writes: false, egress: false } },
+    capabilities: { query: { kinds: ['doc'] } },
+  },
   { type: 'query', id: 'q1', query: { goal: 'minimal query vector', kinds: ['doc'], max_frames: 8, max_tokens: 100 } },
-  { type: 'handshake_ack', protocol_version: 'contextgraph/1.0', provider: { name: 'beta', version: '1', data_flow: { reads: true, writes: false, egress: false } }, capabilities: { query: { kinds: ['snippet'] } } },
+  {
+    type: 'handshake_ack',
+    protocol_version: 'contextgraph/1.0',
+    provider: { name: 'beta', version: '1', data_flow: { reads: true, writes: false, egress: false } },
+    capabilities: { query: { kinds: ['snippet'] } },
+  },
   {
     type: 'frames',
     id: 'q1',
@@ -160,7 +176,10 @@ const CORPUS = [
 test('validate: a corpus of independent vectors (several acks) runs no cross-message check — no false Q1', () => {
   const r = cli(['validate', '--json', '-'], CORPUS.map((m) => JSON.stringify(m)).join('\n') + '\n');
   const report = JSON.parse(r.stdout) as JsonReport & { files: Array<{ mode: { mode: string } }> };
-  assert.deepEqual(pairs(report).filter((p) => p.includes(' Q1 ')), []);
+  assert.deepEqual(
+    pairs(report).filter((p) => p.includes(' Q1 ')),
+    [],
+  );
   assert.equal(report.files[0]!.mode.mode, 'independent');
   assert.equal(r.code, 0, r.stdout);
   const text = cli(['validate', '-'], CORPUS.map((m) => JSON.stringify(m)).join('\n') + '\n');
@@ -172,7 +191,10 @@ test('validate: one coherent session keeps its cross-message checks (Q1 against 
   const r = cli(['validate', '--json', '-'], session.map((m) => JSON.stringify(m)).join('\n') + '\n');
   const report = JSON.parse(r.stdout) as JsonReport & { files: Array<{ mode: { mode: string } }> };
   assert.equal(report.files[0]!.mode.mode, 'session');
-  assert.ok(pairs(report).some((p) => p.startsWith('error Q1 ')), pairs(report).join('\n'));
+  assert.ok(
+    pairs(report).some((p) => p.startsWith('error Q1 ')),
+    pairs(report).join('\n'),
+  );
   assert.equal(r.code, 1);
 });
 

@@ -21,7 +21,11 @@ function scenario() {
       fixtureFrame('guide', 'The guide says: back off exponentially.', { citation_label: 'Guide & FAQ', score: 0.5 }),
       fixtureFrame('dup', 'Retry policy: max 5 attempts.', { citation_label: 'dup', score: 0.4 }),
     ]),
-    fixtureAnswer('flood', Array.from({ length: 3 }, (_, i) => fixtureFrame(`f${i}`, `flood ${i}`)), { query: fixtureQuery({ max_frames: 2 }) }),
+    fixtureAnswer(
+      'flood',
+      Array.from({ length: 3 }, (_, i) => fixtureFrame(`f${i}`, `flood ${i}`)),
+      { query: fixtureQuery({ max_frames: 2 }) },
+    ),
   ];
   const composed = composeForPrompt(answers, { budgetTokens: 400 });
   const usage = buildUsageReport(answers, composed, { asOf: AS_OF });
@@ -98,7 +102,10 @@ test('A3: incoherent or unbilled records are reported', () => {
 
   const citedNotRendered = clone();
   Object.assign(use(citedNotRendered, 'huge'), { cited: true });
-  assert.deepEqual(checkAttribution(citedNotRendered, usage).map((f) => f.id), ['A3']);
+  assert.deepEqual(
+    checkAttribution(citedNotRendered, usage).map((f) => f.id),
+    ['A3'],
+  );
   assert.match(checkAttribution(citedNotRendered, usage)[0]!.message, /cited but was not rendered/);
 
   const renderedNotSelected = clone();

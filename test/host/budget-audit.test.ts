@@ -21,11 +21,11 @@ test('B1: over max_tokens is dropped whole with a loud report naming provider, d
   const frames = [fixtureFrame('a', x(18000)), fixtureFrame('b', x(18000))];
   const audit = auditAnswer(provider, fixtureQuery({ max_tokens: 2000 }), { frames, truncated: false });
   assert.equal(audit.admitted, false);
-  assert.equal(
-    audit.report,
-    'B2: dropped provider "x" (routing p1): declared 9000 tokens > max_tokens 2000 — no frame of it is used',
+  assert.equal(audit.report, 'B2: dropped provider "x" (routing p1): declared 9000 tokens > max_tokens 2000 — no frame of it is used');
+  assert.deepEqual(
+    audit.findings.map((f) => [f.id, f.severity]),
+    [['B1', 'error']],
   );
-  assert.deepEqual(audit.findings.map((f) => [f.id, f.severity]), [['B1', 'error']]);
   assert.match(audit.findings[0]!.message, /^B1 violated: provider "x" \(routing p1\) declares 9000 tokens > max_tokens 2000/);
 });
 
@@ -34,7 +34,10 @@ test('B4: over max_frames is dropped whole even when every frame is cheap', () =
   const audit = auditAnswer(provider, fixtureQuery({ max_frames: 8, max_tokens: 1000 }), { frames, truncated: false });
   assert.equal(audit.admitted, false);
   assert.match(audit.report, /^B4: dropped provider "x" \(routing p1\): returned 17 frames > max_frames 8 — no frame of it is used$/);
-  assert.deepEqual(audit.findings.map((f) => f.id), ['B4']);
+  assert.deepEqual(
+    audit.findings.map((f) => f.id),
+    ['B4'],
+  );
 });
 
 test('B3 liar whose true total exceeds the budget: dropped, every lie reported with its numbers', () => {
@@ -75,12 +78,21 @@ test('B3: a missing content counts as "" (reference frame costs 0), a non-numeri
 test('a provider violating B1 and B4 at once reports both', () => {
   const frames = Array.from({ length: 4 }, (_, i) => fixtureFrame(`f${i}`, x(400)));
   const audit = auditAnswer(provider, fixtureQuery({ max_tokens: 100, max_frames: 2 }), { frames, truncated: false });
-  assert.deepEqual(audit.findings.map((f) => f.id), ['B1', 'B4']);
-  assert.deepEqual(audit.reasons!.map((r) => r.rule), ['B1', 'B4']);
+  assert.deepEqual(
+    audit.findings.map((f) => f.id),
+    ['B1', 'B4'],
+  );
+  assert.deepEqual(
+    audit.reasons!.map((r) => r.rule),
+    ['B1', 'B4'],
+  );
 });
 
 test('multi-byte content is counted in UTF-8 bytes (B3)', () => {
   const frames = [fixtureFrame('cjk', '文脈図'), fixtureFrame('emoji', '😀')];
-  assert.deepEqual(frames.map((f) => f.token_cost), [3, 1]);
+  assert.deepEqual(
+    frames.map((f) => f.token_cost),
+    [3, 1],
+  );
   assert.equal(auditAnswer(provider, fixtureQuery(), { frames, truncated: false }).admitted, true);
 });

@@ -160,7 +160,10 @@ test('StringIndex grows past its capacity and finds every equal key', () => {
   const keys = ['a', 'b', 'a', 'c', 'a', ...Array.from({ length: 100 }, (_, i) => `k${i}`)];
   const index = new StringIndex(2, (p) => keys[p]!);
   keys.forEach((k, p) => index.insert(hashString(k), p));
-  assert.deepEqual(index.findAll('a', hashString('a'))!.sort((x, y) => x - y), [0, 2, 4]);
+  assert.deepEqual(
+    index.findAll('a', hashString('a'))!.sort((x, y) => x - y),
+    [0, 2, 4],
+  );
   assert.equal(index.find('zz', hashString('zz')), -1);
   assert.equal(index.has('k99'), true);
 });

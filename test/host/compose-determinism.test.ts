@@ -5,18 +5,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ContextFrame } from '../../generated/types/index.js';
 import { attestResult, TEST_ONLY_RFC8032_TEST1 } from '../../src/attest/index.js';
-import {
-  composeForPrompt,
-  PerProviderQuota,
-  RoundRobinByRank,
-  ScoreDescending,
-  type ComposeOptions,
-  type ComposedPrompt,
-} from '../../src/host/compose/index.js';
+import { composeForPrompt, PerProviderQuota, RoundRobinByRank, ScoreDescending, type ComposeOptions, type ComposedPrompt } from '../../src/host/compose/index.js';
 import { fixtureAnswer, fixtureFrame, fixtureProvider, fixtureQuery } from '../../src/host/compose/fixtures.js';
 import type { ProviderAnswer } from '../../src/host/types.js';
 import { prng } from '../../src/util/prng.js';
-
 
 function shuffle<T>(items: readonly T[], rnd: () => number): T[] {
   const out = items.slice();

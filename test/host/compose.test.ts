@@ -24,9 +24,7 @@ function ids(c: ComposedPrompt): string[] {
   return c.frames.map((f) => `${f.provider}/${f.frameId.frame_id}`);
 }
 function dropped(c: ComposedPrompt, kind?: string): string[] {
-  return c.audit
-    .filter((e) => e.disposition === 'dropped' && (kind === undefined || e.reason.kind === kind))
-    .map((e) => `${e.provider}/${e.frame.frame_id}`);
+  return c.audit.filter((e) => e.disposition === 'dropped' && (kind === undefined || e.reason.kind === kind)).map((e) => `${e.provider}/${e.frame.frame_id}`);
 }
 
 // ---- budget unit (S7.2)
@@ -39,10 +37,7 @@ test('S7.2: model tokens map to budget tokens by the safety factor (default 1.35
   assert.throws(() => modelToBudgetTokens(10_000, 0.8), /S7.2-budget-token/);
   assert.throws(() => modelToBudgetTokens(-1), RangeError);
   const c = composeForPrompt([fixtureAnswer('a', [fixtureFrame('f', 'abcd')])], { modelBudgetTokens: 10_000 });
-  assert.deepEqual(
-    { b: c.budget.budgetTokens, f: c.budget.safetyFactor, m: c.budget.modelBudgetTokens, from: c.budget.mappedFrom },
-    { b: 7407, f: 1.35, m: 10_000, from: 'model-tokens' },
-  );
+  assert.deepEqual({ b: c.budget.budgetTokens, f: c.budget.safetyFactor, m: c.budget.modelBudgetTokens, from: c.budget.mappedFrom }, { b: 7407, f: 1.35, m: 10_000, from: 'model-tokens' });
   const c2 = composeForPrompt([], { modelBudgetTokens: 1000, safetyFactor: 1.5 });
   assert.equal(c2.budget.budgetTokens, 666);
   assert.throws(() => composeForPrompt([], {}), /exactly one/);
@@ -79,14 +74,8 @@ test('a later cheaper frame still fits after an expensive one is refused (packer
 // ---- the public reference host's fixture
 
 test('audit fixture: duplicate, over-budget and cheap frames each get their reason', () => {
-  const alpha = fixtureAnswer('alpha', [
-    fixtureFrame('dup_low', 'shared evidence', { score: 0.3, content_digest: 'sha256:' + 'd'.repeat(64) }),
-    fixtureFrame('cheap', 'abcd', { score: 0.95 }),
-  ]);
-  const beta = fixtureAnswer('beta', [
-    fixtureFrame('dup_high', 'shared evidence', { score: 0.8, content_digest: 'sha256:' + 'd'.repeat(64) }),
-    fixtureFrame('huge', 'x'.repeat(400), { score: 0.7 }),
-  ]);
+  const alpha = fixtureAnswer('alpha', [fixtureFrame('dup_low', 'shared evidence', { score: 0.3, content_digest: 'sha256:' + 'd'.repeat(64) }), fixtureFrame('cheap', 'abcd', { score: 0.95 })]);
+  const beta = fixtureAnswer('beta', [fixtureFrame('dup_high', 'shared evidence', { score: 0.8, content_digest: 'sha256:' + 'd'.repeat(64) }), fixtureFrame('huge', 'x'.repeat(400), { score: 0.7 })]);
   // beta/dup_high is beta's rank 0, alpha/dup_low is alpha's rank 0: tie on rank ⇒ canonical order keeps alpha's
   const c = composeForPrompt([alpha, beta], { budgetTokens: 200 });
   assert.equal(c.audit.length, 4);
@@ -234,7 +223,10 @@ test('ScoreDescending (default): union by raw score; the policy note says it is 
   const c = composeForPrompt(strategyFixture(), { ...BIG, placement: 'rank-order' });
   assert.equal(c.strategy, 'score-descending');
   assert.deepEqual(selectionOrder(c), ['c1', 'a1', 'a2', 'a3', 'b1', 'b2']);
-  assert.deepEqual(c.frames.map((f) => f.frameId.frame_id), ['c1', 'a1', 'a2', 'a3', 'b1', 'b2']);
+  assert.deepEqual(
+    c.frames.map((f) => f.frameId.frame_id),
+    ['c1', 'a1', 'a2', 'a3', 'b1', 'b2'],
+  );
   assert.match(c.policyNote, /policy choice, not a protocol guarantee/);
   assert.match(c.policyNote, /F10/);
   assert.match(c.policyNote, /No cross-provider score threshold/);
@@ -242,7 +234,7 @@ test('ScoreDescending (default): union by raw score; the policy note says it is 
   assert.doesNotMatch(c.text, /0\.95|score/);
 });
 
-test('RoundRobinByRank: every provider\'s best, then every second…', () => {
+test("RoundRobinByRank: every provider's best, then every second…", () => {
   const c = composeForPrompt(strategyFixture(), { ...BIG, strategy: new RoundRobinByRank(), placement: 'rank-order' });
   assert.equal(c.strategy, 'round-robin-by-rank');
   assert.deepEqual(selectionOrder(c), ['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
@@ -281,7 +273,10 @@ test('a custom strategy is repaired into a permutation (it ranks, never filters)
 test('placement fold-to-edges: best first, second best last, weakest in the middle', () => {
   const frames = ['a', 'b', 'c', 'd', 'e'].map((id, i) => fixtureFrame(id, `content ${id}`, { score: 0.9 - i * 0.1 }));
   const c = composeForPrompt([fixtureAnswer('p', frames)], BIG);
-  assert.deepEqual(c.frames.map((f) => f.frameId.frame_id), ['a', 'c', 'e', 'd', 'b']);
+  assert.deepEqual(
+    c.frames.map((f) => f.frameId.frame_id),
+    ['a', 'c', 'e', 'd', 'b'],
+  );
 });
 
 // ---- budget split
@@ -315,7 +310,11 @@ test('equal split: Σ shares = frame budget, a provider cannot exceed its share;
 test('total partition: every offered frame has exactly one audit entry with a reason', () => {
   const answers = [
     ...strategyFixture(),
-    fixtureAnswer('flood', Array.from({ length: 5 }, (_, i) => fixtureFrame(`f${i}`, 'x')), { query: fixtureQuery({ max_frames: 2 }) }),
+    fixtureAnswer(
+      'flood',
+      Array.from({ length: 5 }, (_, i) => fixtureFrame(`f${i}`, 'x')),
+      { query: fixtureQuery({ max_frames: 2 }) },
+    ),
     fixtureAnswer('a', [fixtureFrame('a1', 'alpha one', { score: 0.9 })]),
     fixtureAnswer('d', [fixtureFrame('big', 'z'.repeat(4000), { score: 1 })]),
   ];
@@ -357,7 +356,10 @@ test('F13: kept frames of a signed result keep inclusion proofs (derived from th
   const shipped = attestResult('signer', frames, key, '2026-08-29T12:00:00Z');
   const carriedAnswer = fixtureAnswer('signer', frames, { result: { result_attestation: shipped.result_attestation, frame_attestations: shipped.frame_attestations } });
   const c2 = composeForPrompt([carriedAnswer], { budgetTokens: budget });
-  assert.deepEqual(c2.frames.map((f) => f.f13?.proof), ['carried', 'carried']);
+  assert.deepEqual(
+    c2.frames.map((f) => f.f13?.proof),
+    ['carried', 'carried'],
+  );
   // unsigned answers carry no F13 record
   assert.equal(composeForPrompt([fixtureAnswer('u', frames)], BIG).frames[0]!.f13, undefined);
 });
@@ -375,14 +377,14 @@ test('fixture provider descriptor has the shape the host uses', () => {
 test('ScoreDescending: the linear radix path (large n) orders exactly like the comparison sort', () => {
   const n = 5000;
   let seed = 7;
-  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const pool = [0, -0, 1, 0.5, 0.25, -Infinity, 1e-300, 0.999999, 3, -2];
   const score = new Float64Array(n);
   for (let i = 0; i < n; i++) score[i] = rnd() < 0.3 ? pool[Math.floor(rnd() * pool.length)]! : Math.round(rnd() * 1000) / 1000;
   const columns = { n, score, rank: new Int32Array(n), providerOrdinal: new Int32Array(n) };
   const radix = new ScoreDescending().orderColumns(columns);
   const expected = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
-    const d = (score[b]! + 0) - (score[a]! + 0);
+    const d = score[b]! + 0 - (score[a]! + 0);
     return d > 0 ? 1 : d < 0 ? -1 : a - b;
   });
   assert.deepEqual(radix, expected);

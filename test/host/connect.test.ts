@@ -3,17 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startBundledHttpProvider } from '../../src/provider/serve.js';
-import {
-  CorrelationMismatch,
-  DuplicateProviderName,
-  HandshakeFailed,
-  Host,
-  ProviderCrashed,
-  ProviderError,
-  ProviderTimeout,
-  ScopeContradiction,
-  VersionMismatch,
-} from '../../src/host/index.js';
+import { CorrelationMismatch, DuplicateProviderName, HandshakeFailed, Host, ProviderCrashed, ProviderError, ProviderTimeout, ScopeContradiction, VersionMismatch } from '../../src/host/index.js';
 import { BUNDLED_OPTS, bundled, captureLog, NODE, PEER, recorded, SAMPLE_QUERY, scripted, tempDir, timed } from '../fixtures/host/helpers.js';
 import path from 'node:path';
 

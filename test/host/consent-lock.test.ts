@@ -30,5 +30,9 @@ test('an empty lock older than a write could take is broken; the grant lands', (
   ledger.close();
   assert.ok(Date.now() - t0 < 5_000, `took ${Date.now() - t0} ms`);
   assert.equal(ConsentLedger.open(file).records().length, 1);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock')), [], 'no lock or private token file left behind');
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock')),
+    [],
+    'no lock or private token file left behind',
+  );
 });

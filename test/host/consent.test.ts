@@ -29,9 +29,7 @@ describe('consent gate (C1, C2, C6)', () => {
     const dir = tempDir();
     const seen = path.join(dir, 'seen.ndjson');
     const host = newHost({ ledgerPath: path.join(dir, 'consent.jsonl') });
-    const d = await host.connectStdio(
-      ...scripted({ name: 'cloud', egress: true, egress_scopes: ['local-only', 'third-party-index', 'acme:mirror'], record: seen }),
-    );
+    const d = await host.connectStdio(...scripted({ name: 'cloud', egress: true, egress_scopes: ['local-only', 'third-party-index', 'acme:mirror'], record: seen }));
     assert.deepEqual(d.offMachineScopes, ['third-party-index', 'acme:mirror']);
 
     let r = await host.queryAll({ ...SAMPLE_QUERY, goal: 'SECRET-GOAL-1' });
@@ -204,7 +202,15 @@ describe('consent ledger: format and integrity', () => {
   for (const [label, mutate, line] of [
     ['an altered byte', (t: string) => t.replace('acme:s0', 'acme:s9'), 2],
     ['a garbage line', (t: string) => t.replace('\n', '\nnot json at all\n'), 2],
-    ['a deleted line', (t: string) => t.split('\n').filter((_, i) => i !== 2).join('\n'), 3],
+    [
+      'a deleted line',
+      (t: string) =>
+        t
+          .split('\n')
+          .filter((_, i) => i !== 2)
+          .join('\n'),
+      3,
+    ],
   ] as const) {
     it(`${label} in the middle is a hard LedgerCorrupt naming the line`, () => {
       const file = path.join(tempDir(), 'l.jsonl');

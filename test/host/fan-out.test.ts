@@ -3,13 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import {
-  Host,
-  ProviderCrashed,
-  ProviderError,
-  ProviderTimeout,
-  UnsupportedRepresentation,
-} from '../../src/host/index.js';
+import { Host, ProviderCrashed, ProviderError, ProviderTimeout, UnsupportedRepresentation } from '../../src/host/index.js';
 import { BUNDLED_OPTS, bundled, recorded, SAMPLE_QUERY, scripted, tempDir } from '../fixtures/host/helpers.js';
 
 const hosts: Host[] = [];
@@ -31,10 +25,7 @@ function queriesSeen(file: string): Array<Record<string, unknown>> {
 describe('fan-out: isolation', () => {
   it('a provider crashing mid-query is ProviderCrashed; the healthy one still returns', async () => {
     const host = newHost();
-    await Promise.all([
-      host.connectStdio(...bundled('crash-on-query'), { ...BUNDLED_OPTS, alias: 'crasher' }),
-      host.connectStdio(...bundled(), { ...BUNDLED_OPTS, alias: 'healthy' }),
-    ]);
+    await Promise.all([host.connectStdio(...bundled('crash-on-query'), { ...BUNDLED_OPTS, alias: 'crasher' }), host.connectStdio(...bundled(), { ...BUNDLED_OPTS, alias: 'healthy' })]);
     const r = await host.queryAll(SAMPLE_QUERY);
     assert.equal(r.failures.length, 1);
     assert.equal(r.failures[0]!.routingId, 'crasher');

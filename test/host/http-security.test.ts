@@ -5,15 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { Credential } from '../../src/transport/credential.js';
-import {
-  ConsentRequired,
-  Host,
-  InsecureTransport,
-  ProviderError,
-  TransportFailure,
-  checkHttpTarget,
-  effectiveEgress,
-} from '../../src/host/index.js';
+import { ConsentRequired, Host, InsecureTransport, ProviderError, TransportFailure, checkHttpTarget, effectiveEgress } from '../../src/host/index.js';
 import { captureLog, loopbackLookup, SAMPLE_QUERY, tempDir, timed } from '../fixtures/host/helpers.js';
 import { makeCert, startTlsPeer, TLS_NAME, type TestCert, type TlsPeer } from '../fixtures/host/tls-provider.js';
 

@@ -72,7 +72,10 @@ test('checkUsageReport catches every UR1 inconsistency', () => {
 
   const consumed = clone();
   consumed.budget_consumed += 1;
-  assert.deepEqual(checkUsageReport(consumed).map((f) => [f.id, f.pointer]), [['UR1', '/budget_consumed']]);
+  assert.deepEqual(
+    checkUsageReport(consumed).map((f) => [f.id, f.pointer]),
+    [['UR1', '/budget_consumed']],
+  );
 
   const providerSum = clone();
   providerSum.providers[0]!.token_cost = 1;

@@ -82,11 +82,14 @@ describe('verifyHeld: what is sent (V1, D3)', () => {
     assert.equal(calls.length, 0);
   });
 
-  it('nothing askable ⇒ nothing sent; empty input ⇒ empty outcome; frames of another provider are not this one\'s', async () => {
+  it("nothing askable ⇒ nothing sent; empty input ⇒ empty outcome; frames of another provider are not this one's", async () => {
     const { send, calls } = scripted(echo('valid'));
     assert.deepEqual(await verifyHeld([], send, { provider: descriptor() }), { retained: [], requery: [], dropped: [], findings: [], sent: [] });
     const out = await verifyHeld([received('x', d('x'), 'other')], send, { provider: descriptor() });
-    assert.deepEqual(out.dropped.map((x) => x.reason), ['foreign-provider']);
+    assert.deepEqual(
+      out.dropped.map((x) => x.reason),
+      ['foreign-provider'],
+    );
     assert.deepEqual(out.requery, []);
     assert.equal(calls.length, 0);
   });
@@ -104,13 +107,22 @@ describe('verifyHeld: what is sent (V1, D3)', () => {
     const silent: VerifySend = async (request) => ({ type: 'verified', response: { verdicts: request.frames.map((frame) => ({ frame, status: 'valid' as const })) } });
     const noId = await verifyHeld([received('a', d('a'))], silent, { provider: descriptor({ verify: true, correlation: true }) });
     assert.deepEqual(ids(noId.retained), ['a']);
-    assert.deepEqual(noId.findings.map((f) => [f.id, f.severity]), [['S9-verify-correlation', 'warning']]);
+    assert.deepEqual(
+      noId.findings.map((f) => [f.id, f.severity]),
+      [['S9-verify-correlation', 'warning']],
+    );
 
     const wrong: VerifySend = async (request, id) => ({ type: 'verified', id: `${id}-x`, response: { verdicts: request.frames.map((frame) => ({ frame, status: 'valid' as const })) } });
     const bad = await verifyHeld([received('a', d('a'))], wrong, { provider: descriptor({ verify: true, correlation: true }) });
     assert.deepEqual(bad.retained, []);
-    assert.deepEqual(bad.dropped.map((x) => x.reason), ['verify-failed']);
-    assert.deepEqual(bad.findings.map((f) => f.id), ['H4']);
+    assert.deepEqual(
+      bad.dropped.map((x) => x.reason),
+      ['verify-failed'],
+    );
+    assert.deepEqual(
+      bad.findings.map((f) => f.id),
+      ['H4'],
+    );
   });
 });
 
@@ -151,29 +163,51 @@ describe('verifyHeld: reading verdicts (V2–V4)', () => {
     );
     const out = await verifyHeld([received('a', d('a'))], send, { provider: descriptor() });
     assert.deepEqual(out.retained, []);
-    assert.deepEqual(out.dropped.map((x) => x.reason), ['unknown']);
-    assert.deepEqual(out.findings.map((f) => [f.id, f.severity]), [
-      ['V2', 'warning'],
-      ['V2', 'warning'],
-      ['V2', 'warning'],
-    ]);
+    assert.deepEqual(
+      out.dropped.map((x) => x.reason),
+      ['unknown'],
+    );
+    assert.deepEqual(
+      out.findings.map((f) => [f.id, f.severity]),
+      [
+        ['V2', 'warning'],
+        ['V2', 'warning'],
+        ['V2', 'warning'],
+      ],
+    );
   });
 
   it('stale with a malformed replacement_digest: V4 finding, replacement ignored, copy still discarded', async () => {
     const { send } = scripted((req) => req.frames.map((frame) => ({ frame, status: 'stale', replacement_digest: 'the whole new body' })));
     const out = await verifyHeld([received('a', d('a'))], send, { provider: descriptor() });
-    assert.deepEqual(out.dropped.map((x) => [x.reason, x.replacementDigest]), [['stale', undefined]]);
-    assert.deepEqual(out.findings.map((f) => [f.id, f.severity, f.pointer]), [['V4', 'error', '/response/verdicts/0/replacement_digest']]);
+    assert.deepEqual(
+      out.dropped.map((x) => [x.reason, x.replacementDigest]),
+      [['stale', undefined]],
+    );
+    assert.deepEqual(
+      out.findings.map((f) => [f.id, f.severity, f.pointer]),
+      [['V4', 'error', '/response/verdicts/0/replacement_digest']],
+    );
   });
 
   it('unrecognised status and contradictory verdicts read as unknown, never validity', async () => {
     const weird = scripted((req) => req.frames.map((frame) => ({ frame, status: 'fresh' })));
     const a = await verifyHeld([received('a', d('a'))], weird.send, { provider: descriptor() });
     assert.deepEqual([a.retained, a.dropped.map((x) => x.reason), a.findings.map((f) => f.id)], [[], ['unknown'], ['S2-wire-shape']]);
-    const torn = scripted((req) => req.frames.flatMap((frame) => [{ frame, status: 'valid' }, { frame, status: 'gone' }]));
+    const torn = scripted((req) =>
+      req.frames.flatMap((frame) => [
+        { frame, status: 'valid' },
+        { frame, status: 'gone' },
+      ]),
+    );
     const b = await verifyHeld([received('a', d('a'))], torn.send, { provider: descriptor() });
     assert.deepEqual([b.retained, b.dropped.map((x) => x.reason), b.findings.map((f) => f.id)], [[], ['unknown'], ['V3']]);
-    const repeated = scripted((req) => req.frames.flatMap((frame) => [{ frame, status: 'valid' }, { frame, status: 'valid' }]));
+    const repeated = scripted((req) =>
+      req.frames.flatMap((frame) => [
+        { frame, status: 'valid' },
+        { frame, status: 'valid' },
+      ]),
+    );
     assert.deepEqual(ids((await verifyHeld([received('a', d('a'))], repeated.send, { provider: descriptor() })).retained), ['a']);
   });
 
@@ -195,16 +229,25 @@ describe('verifyHeld: reading verdicts (V2–V4)', () => {
     for (const [send, finding] of cases) {
       const out = await verifyHeld([received('a', d('a')), received('b', d('b'))], send, { provider: descriptor(), timeoutMs: 50 });
       assert.deepEqual(out.retained, []);
-      assert.deepEqual(out.dropped.map((x) => x.reason), ['verify-failed', 'verify-failed']);
+      assert.deepEqual(
+        out.dropped.map((x) => x.reason),
+        ['verify-failed', 'verify-failed'],
+      );
       assert.deepEqual(ids(out.requery), ['a', 'b']);
-      assert.deepEqual(out.findings.map((f) => f.id), [finding]);
+      assert.deepEqual(
+        out.findings.map((f) => f.id),
+        [finding],
+      );
     }
   });
 });
 
 describe('verifyHeld against the reference provider core (in-process)', () => {
   const NAME_REF = 'example-docs';
-  const sendTo = (p: Provider): VerifySend => async (request, id) => (await p.handle({ type: 'verify', ...(id !== undefined ? { id } : {}), request })).envelopes[0] as unknown as VerifiedEnvelope;
+  const sendTo =
+    (p: Provider): VerifySend =>
+    async (request, id) =>
+      (await p.handle({ type: 'verify', ...(id !== undefined ? { id } : {}), request })).envelopes[0] as unknown as VerifiedEnvelope;
   const current = corpus.frames.slice(0, 3).map((f, i) => received(f.spec.id, f.contentDigest, NAME_REF, i));
   const changed = received(corpus.frames[3]!.spec.id, d('an old rendering'), NAME_REF, 3);
   const retired = received('frm_install_legacy', d('retired'), NAME_REF, 4);
@@ -236,7 +279,10 @@ describe('verifyHeld against the reference provider core (in-process)', () => {
     const refused = await run('refuse-verify');
     assert.deepEqual([refused.retained, refused.findings.map((f) => f.id)], [[], ['V2']]);
     const malformed = await run('malformed-replacement-digest');
-    assert.deepEqual(malformed.findings.map((f) => f.id), ['V4']);
+    assert.deepEqual(
+      malformed.findings.map((f) => f.id),
+      ['V4'],
+    );
     assert.equal(malformed.dropped.find((x) => x.reason === 'stale')!.replacementDigest, undefined);
     const wrongId = await run('wrong-verify-correlation-id');
     assert.deepEqual([wrongId.retained, wrongId.findings.map((f) => f.id)], [[], ['H4']]);
@@ -271,7 +317,10 @@ describe('FrameStore', () => {
     store.add([received('a', d('a')), received('b', d('b'), 'other')]);
     const failing: VerifySend = async () => ({ type: 'error', message: 'nope' }) as ErrorEnvelope;
     const out = await store.verify(descriptor(), failing);
-    assert.deepEqual(out.dropped.map((x) => x.reason), ['verify-failed']);
+    assert.deepEqual(
+      out.dropped.map((x) => x.reason),
+      ['verify-failed'],
+    );
     assert.deepEqual(ids(store.held()), ['b']);
     assert.deepEqual(ids(store.held('other')), ['b']);
   });

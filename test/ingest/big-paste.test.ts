@@ -15,7 +15,10 @@ function notes(r: IngestResult): string[] {
 }
 
 function logLines(n: number, eol = '\n'): string {
-  return Array.from({ length: n }, (_, i) => `2026-07-20T18:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z ${i % 17 === 0 ? 'ERROR' : 'INFO'} step ${i} done`).join(eol);
+  return Array.from(
+    { length: n },
+    (_, i) => `2026-07-20T18:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z ${i % 17 === 0 ? 'ERROR' : 'INFO'} step ${i} done`,
+  ).join(eol);
 }
 
 describe('ingest: big and hostile pastes', () => {
@@ -25,7 +28,10 @@ describe('ingest: big and hostile pastes', () => {
     assert.equal(r.frames.length, 1);
     assert.equal(r.store.artifacts[0]!.kind, 'log');
     assert.equal(r.store.artifacts[0]!.lines, 40);
-    assert.ok(notes(r).some((n) => n.startsWith('line endings: 39 CRLF;')), notes(r).join('\n'));
+    assert.ok(
+      notes(r).some((n) => n.startsWith('line endings: 39 CRLF;')),
+      notes(r).join('\n'),
+    );
     const full = requery(r, ['full'])[0]!;
     assert.equal(full.content, text);
     assert.equal(sha(full.content!), r.frames[0]!.canonical_content_hash);
@@ -33,7 +39,10 @@ describe('ingest: big and hostile pastes', () => {
   it('mixed endings (LF, CRLF, lone CR) are all line ends and are noted as mixed', () => {
     const text = 'one line\r\nsecond line\nthird line\rfourth line';
     const r = ingest({ intent: 'x', attachments: [text] });
-    assert.ok(notes(r).some((n) => /1 CRLF, 1 LF, 1 lone CR \(mixed\)/.test(n)), notes(r).join('\n'));
+    assert.ok(
+      notes(r).some((n) => /1 CRLF, 1 LF, 1 lone CR \(mixed\)/.test(n)),
+      notes(r).join('\n'),
+    );
     assert.equal(requery(r, ['full'])[0]!.content, text);
   });
   it('NUL bytes are kept (JSON \\u0000) and noted', () => {
@@ -47,7 +56,10 @@ describe('ingest: big and hostile pastes', () => {
   it('invalid UTF-8: noted with its offset; [full] is declared normalised; the store keeps the exact bytes under canonical_content_hash', () => {
     const bytes = Buffer.concat([Buffer.from(logLines(30)), Buffer.from([0x0a, 0x41, 0xff, 0xfe, 0x42, 0xc3, 0x28])]);
     const r = ingest({ intent: 'x', attachments: [bytes] });
-    assert.ok(notes(r).some((n) => /^3 invalid UTF-8 sequence\(s\), the first at byte \d+/.test(n)), notes(r).join('\n'));
+    assert.ok(
+      notes(r).some((n) => /^3 invalid UTF-8 sequence\(s\), the first at byte \d+/.test(n)),
+      notes(r).join('\n'),
+    );
     const f = r.frames[0]!;
     assert.equal(f.canonical_content_hash, sha(bytes));
     assert.deepEqual(Buffer.from(r.store.resolveBytes(f.id)!), bytes);

@@ -43,7 +43,10 @@ describe('ingest: classification ladder', () => {
     assert.deepEqual(kinds('src/net/retry.rs\n./docs/retry.md\n/etc/app.toml'), ['path'], 'a list of paths');
     const r = ingest({ intent: 'x', attachments: ['src/net/retry.rs\n./docs/retry.md\nsrc/net/retry.rs'] });
     assert.deepEqual(r.query.anchors, ['src/net/retry.rs', './docs/retry.md']);
-    assert.deepEqual(r.report.map((e) => e.lines), ['L1', 'L2', 'L3']);
+    assert.deepEqual(
+      r.report.map((e) => e.lines),
+      ['L1', 'L2', 'L3'],
+    );
     assert.deepEqual(kinds('a\u0000b\u0000c\u0000d\u0001\u0002'), ['binary']);
   });
   it('path references: rooted, with an extension, file://; not URLs, host names or bare words', () => {
@@ -56,7 +59,12 @@ describe('ingest: classification ladder', () => {
 
 describe('ingest: distillers', () => {
   it('stack traces keep the header, the top frames and every Caused by, and count what they elide', () => {
-    const java = ['java.lang.RuntimeException: boom', ...Array.from({ length: 20 }, (_, i) => `\tat a.B.m${i}(B.java:${i})`), 'Caused by: java.io.IOException: disk full', ...Array.from({ length: 10 }, (_, i) => `\tat c.D.n${i}(D.java:${i})`)].join('\n');
+    const java = [
+      'java.lang.RuntimeException: boom',
+      ...Array.from({ length: 20 }, (_, i) => `\tat a.B.m${i}(B.java:${i})`),
+      'Caused by: java.io.IOException: disk full',
+      ...Array.from({ length: 10 }, (_, i) => `\tat c.D.n${i}(D.java:${i})`),
+    ].join('\n');
     const out = distillStack(java).text.split('\n');
     assert.equal(out[0], 'java.lang.RuntimeException: boom');
     assert.equal(out[1], '\tat a.B.m0(B.java:0)');
@@ -110,7 +118,10 @@ describe('ingest: distillers', () => {
     const p = parseTable(PIPE_TABLE, 'pipe');
     assert.deepEqual(p.header, ['host', 'cpu', 'mem']);
     assert.equal(p.rows.length, 3);
-    assert.deepEqual(inferColumns(p).map((c) => c.type), ['text', 'percent', 'float']);
+    assert.deepEqual(
+      inferColumns(p).map((c) => c.type),
+      ['text', 'percent', 'float'],
+    );
     assert.deepEqual(parseTable(ALIGNED_TABLE, 'aligned').rows[1], ['worker-x2', '0/1', 'Pending', '3']);
   });
   it('long code keeps its head, its declarations and its tail, with the line counts left out', () => {

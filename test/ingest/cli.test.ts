@@ -17,11 +17,13 @@ function cli(args: string[], input?: string) {
   return spawnSync(process.execPath, ['--import', 'tsx', BIN, 'ingest', ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 26 });
 }
 
-
 /** Every scenario passed or is not applicable (0 failed, nothing undefined or inconclusive), and at least `minPassed` passed. */
 function assertPassedOrNotApplicable(result: Awaited<ReturnType<typeof runSuite>>, minPassed: number): void {
   const bad = result.summary.scenarios.filter((s) => !['passed', 'not-applicable'].includes(s.status));
-  assert.deepEqual(bad.map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? ''}`), []);
+  assert.deepEqual(
+    bad.map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? ''}`),
+    [],
+  );
   assert.equal(result.summary.totals.failed, 0);
   assert.ok(result.summary.totals.passed >= minPassed, `${result.summary.totals.passed} passed`);
 }
@@ -82,7 +84,8 @@ describe('cgp-conformance ingest', () => {
       timeouts: { handshakeMs: 20_000, requestMs: 20_000, shutdownGraceMs: 5_000 },
     });
     assertPassedOrNotApplicable(result, 50);
-    const honestlyAbsent = /no attester_keys|no frame carried file provenance|no frame carried a relation|does not declare capabilities\.graph|no capabilities\.embeddings_fingerprint|no reference frame was served|reached over a transport binding|no retired frame ids/;
+    const honestlyAbsent =
+      /no attester_keys|no frame carried file provenance|no frame carried a relation|does not declare capabilities\.graph|no capabilities\.embeddings_fingerprint|no reference frame was served|reached over a transport binding|no retired frame ids/;
     for (const s of result.summary.scenarios.filter((x) => x.status === 'not-applicable')) {
       assert.match(s.not_applicable ?? '', honestlyAbsent, s.name);
     }

@@ -67,7 +67,10 @@ describe('ingest: the paste corpus', () => {
     const p = CORPUS.find((x) => x.file === 'nginx-access.log')!;
     const headTail = distillProse(pasteBytes(p).toString('utf8')).text;
     assert.match(headTail, /^\[unstructured text: head and tail only/);
-    assert.deepEqual(p.facts.filter((f) => headTail.includes(f)), []);
+    assert.deepEqual(
+      p.facts.filter((f) => headTail.includes(f)),
+      [],
+    );
     assert.ok(!/" 502 /.test(headTail), 'no 502 line survives head-and-tail');
   });
 });

@@ -22,15 +22,30 @@ const method = fc.constantFrom('GET', 'POST', 'PUT');
 const ok = fc.constantFrom(200, 200, 201, 204, 304);
 const word = fc.constantFrom('retry', 'pool', 'flushed', 'cache', 'miss', 'worker', 'é', '文脈', 'done', 'key=v', '"q"', '→');
 const access = (status: fc.Arbitrary<number>) =>
-  fc.tuple(ip, d2, d2, method, path, status, fc.integer({ min: 0, max: 9000 })).map(([i, m, s, me, p, st, b]) => `${i} - - [01/Dec/2026:10:${m}:${s} +0000] "${me} ${p} HTTP/1.1" ${st} ${b} "-" "curl/8.5.0"`);
+  fc
+    .tuple(ip, d2, d2, method, path, status, fc.integer({ min: 0, max: 9000 }))
+    .map(([i, m, s, me, p, st, b]) => `${i} - - [01/Dec/2026:10:${m}:${s} +0000] "${me} ${p} HTTP/1.1" ${st} ${b} "-" "curl/8.5.0"`);
 const logfmt = fc
   .tuple(d2, d2, fc.constantFrom('info', 'debug', 'warn'), path, ok, fc.integer({ min: 1, max: 900 }))
   .map(([m, s, l, p, st, d]) => `time=2026-12-01T10:${m}:${s}Z level=${l} msg="request handled" path=${p} status=${st} duration=${d}ms`);
 const json = fc
-  .tuple(d2, d2, fc.constantFrom('info', 'debug'), path, fc.integer({ min: 0x10000000, max: 0x7fffffff }).map((n) => n.toString(16)), fc.integer({ min: 1, max: 900 }))
+  .tuple(
+    d2,
+    d2,
+    fc.constantFrom('info', 'debug'),
+    path,
+    fc.integer({ min: 0x10000000, max: 0x7fffffff }).map((n) => n.toString(16)),
+    fc.integer({ min: 1, max: 900 }),
+  )
   .map(([m, s, l, p, id, d]) => JSON.stringify({ ts: `2026-12-01T10:${m}:${s}.000Z`, level: l, msg: 'request completed', request_id: `req-${id}`, route: p, duration_ms: d }));
 const text = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
-const line = fc.oneof({ weight: 4, arbitrary: access(ok) }, { weight: 3, arbitrary: logfmt }, { weight: 3, arbitrary: json }, { weight: 1, arbitrary: text }, { weight: 1, arbitrary: fc.constant('') });
+const line = fc.oneof(
+  { weight: 4, arbitrary: access(ok) },
+  { weight: 3, arbitrary: logfmt },
+  { weight: 3, arbitrary: json },
+  { weight: 1, arbitrary: text },
+  { weight: 1, arbitrary: fc.constant('') },
+);
 const log = fc.array(line, { minLength: 1, maxLength: 250 });
 
 /** Parse a digest: quoted line numbers → text, and the elided line numbers. */

@@ -13,7 +13,17 @@ import type { ContextFrame } from '../../generated/types/index.js';
 const sha = (b: Uint8Array | string) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 const d2 = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'));
 const stamp = fc
-  .tuple(fc.integer({ min: 0, max: 9999 }), d2, d2, d2, d2, d2, fc.constantFrom('', ',250', '.5', '.123456789'), fc.constantFrom('', 'Z', 'z', ' UTC', '+02:00', '-0530', '+00:00', ' GMT', '+99:99'), fc.constantFrom(' ', 'T', 't', '/'))
+  .tuple(
+    fc.integer({ min: 0, max: 9999 }),
+    d2,
+    d2,
+    d2,
+    d2,
+    d2,
+    fc.constantFrom('', ',250', '.5', '.123456789'),
+    fc.constantFrom('', 'Z', 'z', ' UTC', '+02:00', '-0530', '+00:00', ' GMT', '+99:99'),
+    fc.constantFrom(' ', 'T', 't', '/'),
+  )
   .map(([y, mo, d, h, mi, s, f, z, sep]) => {
     const date = sep === '/' ? `${String(y).padStart(4, '0')}/${mo}/${d} ` : `${String(y).padStart(4, '0')}-${mo}-${d}${sep}`;
     return `${date}${h}:${mi}:${s}${f}${z}`;
@@ -25,7 +35,14 @@ const line = fc.oneof(
   fc.tuple(stamp, level, words).map(([t, l, w]) => `${t} ${l} ${w}`),
   fc.tuple(fc.constantFrom('[', ''), stamp, fc.constantFrom(']', '')).map(([a, t, b]) => `${a}${t}${b} ${'msg'}`),
   words.map((w) => `\tat com.acme.${w.replace(/\W/g, '') || 'X'}.run(Run.java:1)`),
-  fc.constantFrom('java.lang.IllegalStateException: boom', 'Traceback (most recent call last):', '  File "a.py", line 1, in f', 'panic: boom', "thread 'main' panicked at src/a.rs:1:1:", 'Caused by: x.YError: z'),
+  fc.constantFrom(
+    'java.lang.IllegalStateException: boom',
+    'Traceback (most recent call last):',
+    '  File "a.py", line 1, in f',
+    'panic: boom',
+    "thread 'main' panicked at src/a.rs:1:1:",
+    'Caused by: x.YError: z',
+  ),
   fc.tuple(words, words, fc.integer()).map(([a, b, n]) => `${a},"${b.replace(/"/g, '""')}",${n}`),
   fc.tuple(words, words).map(([a, b]) => `| ${a} | ${b} |`),
   fc.constantFrom('```', '~~~', 'fn main() {', '}', 'const a = 1;', './src/net', '/abs/path.rs', 'https://example.com/x', ''),
@@ -44,7 +61,9 @@ const paste = fc.array(attachment, { minLength: 1, maxLength: 4 });
 
 function served(r: IngestResult, representation: string): ContextFrame[] {
   const p = createIngestProvider(r.store, { transport: false });
-  const env = p.handle({ type: 'query', query: { goal: 'g', max_frames: 1000, max_tokens: 1e9, representation_preferences: [representation] } }).envelopes[0] as unknown as { result: { frames: ContextFrame[] } };
+  const env = p.handle({ type: 'query', query: { goal: 'g', max_frames: 1000, max_tokens: 1e9, representation_preferences: [representation] } }).envelopes[0] as unknown as {
+    result: { frames: ContextFrame[] };
+  };
   return env.result.frames;
 }
 
@@ -117,10 +136,17 @@ describe('ingest: properties (fast-check)', () => {
       RUNS,
     );
     fc.assert(
-      fc.property(fc.oneof(stamp, fc.string(), fc.tuple(fc.constantFrom('[', ''), stamp, fc.string()).map(([a, b, c]) => a + b + c)), (text) => {
-        const t = leadingTimestamp(text, 0, text.length);
-        if (t.kind === 'instant') assert.ok(isProtocolTimestamp(t.value), `${text} → ${t.value}`);
-      }),
+      fc.property(
+        fc.oneof(
+          stamp,
+          fc.string(),
+          fc.tuple(fc.constantFrom('[', ''), stamp, fc.string()).map(([a, b, c]) => a + b + c),
+        ),
+        (text) => {
+          const t = leadingTimestamp(text, 0, text.length);
+          if (t.kind === 'instant') assert.ok(isProtocolTimestamp(t.value), `${text} → ${t.value}`);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

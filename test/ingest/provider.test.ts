@@ -25,7 +25,10 @@ describe('ingest provider', () => {
       assert.equal(ack.provider.name, INGEST_PROVIDER_NAME);
       assert.deepEqual(ack.provider.data_flow, { reads: true, writes: false, egress: false, egress_scopes: ['local-only'] });
       assert.deepEqual(ack.capabilities.query.kinds, ['doc', 'episode', 'fact']);
-      assert.deepEqual(checkHandshakeAck(ack, '').filter((f) => f.severity === 'error'), []);
+      assert.deepEqual(
+        checkHandshakeAck(ack, '').filter((f) => f.severity === 'error'),
+        [],
+      );
     }
   });
   it('serves reference in-process only (P3: no content, no digest, cost 0); over a transport reference is refused (P5)', () => {
@@ -54,7 +57,10 @@ describe('ingest provider', () => {
   });
   it('kinds filter (Q1), unsupported_kind, as_of window, budgets (B1/B4) with honest truncation', () => {
     const facts = ask(true, q({ kinds: ['fact'] }));
-    assert.deepEqual(facts.result.frames.map((f: any) => f.kind), ['fact']);
+    assert.deepEqual(
+      facts.result.frames.map((f: any) => f.kind),
+      ['fact'],
+    );
     assert.equal(ask(true, q({ kinds: ['symbol'] })).code, 'unsupported_kind');
     const before = ask(true, q({ as_of: '2026-07-20T17:00:00Z' }));
     assert.ok(!before.result.frames.some((f: any) => f.title.startsWith('log')), 'the log window starts later');
@@ -82,7 +88,10 @@ describe('ingest provider', () => {
     const v = ask(true, { type: 'verify', id: 'v', request: { frames } });
     assert.equal(v.type, 'verified');
     assert.equal(v.id, 'v');
-    assert.deepEqual(v.response.verdicts.map((x: any) => x.status), ['valid', 'valid', 'stale', 'gone', 'unknown', 'unknown']);
+    assert.deepEqual(
+      v.response.verdicts.map((x: any) => x.status),
+      ['valid', 'valid', 'stale', 'gone', 'unknown', 'unknown'],
+    );
     assert.equal(v.response.verdicts[2].replacement_digest, full.content_digest);
   });
   it('the frame checks bite on ingest frames: a tampered cost (B3/P4), digest (§6.3) or a full frame with a canonical hash (P1) fails', () => {

@@ -75,9 +75,4 @@ export const TSV_TABLE = ['region\tusers\tchurn', 'eu\t1200\t2.5%', 'us\t3400\t1
 
 export const ALIGNED_TABLE = ['NAME        READY   STATUS    RESTARTS', 'api-7d9f    1/1     Running   0', 'worker-x2   0/1     Pending   3', 'cache-01    1/1     Running   1'].join('\n');
 
-export const CODE = [
-  'export function retryDelay(attempt: number): number {',
-  '  const base = 100;',
-  '  return Math.min(base * 2 ** attempt, 30_000);',
-  '}',
-].join('\n');
+export const CODE = ['export function retryDelay(attempt: number): number {', '  const base = 100;', '  return Math.min(base * 2 ** attempt, 30_000);', '}'].join('\n');

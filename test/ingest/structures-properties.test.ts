@@ -21,20 +21,45 @@ const state = fc.constantFrom('Running', 'Running', 'Running', 'Running', 'Ready
 const fixedWidth = fc
   .tuple(fc.integer({ min: 6, max: 70 }), fc.nat(), fc.constantFrom(2, 3), fc.boolean())
   .chain(([rows, seed, gap, odd]) =>
-    fc.tuple(fc.array(fc.tuple(word, state, fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 900 })), { minLength: rows, maxLength: rows }), fc.constant(seed), fc.constant(gap), fc.constant(odd)),
+    fc.tuple(
+      fc.array(fc.tuple(word, state, fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 900 })), { minLength: rows, maxLength: rows }),
+      fc.constant(seed),
+      fc.constant(gap),
+      fc.constant(odd),
+    ),
   )
   .map(([rows, seed, gap, odd]) => {
     const header = ['NAME', 'STATUS', 'CPU%', 'MEM (MiB)', 'NODE NAME'];
-    const cells = rows.map(([w, s, c, m], i) => [`${w}-${(seed + i * 7919).toString(36)}`, odd && i === Math.floor(rows.length / 2) ? 'CrashLoopBackOff' : s, `${odd && i === Math.floor(rows.length / 2) ? 100 : c}%`, String(m), `node-${i % 3}`]);
+    const cells = rows.map(([w, s, c, m], i) => [
+      `${w}-${(seed + i * 7919).toString(36)}`,
+      odd && i === Math.floor(rows.length / 2) ? 'CrashLoopBackOff' : s,
+      `${odd && i === Math.floor(rows.length / 2) ? 100 : c}%`,
+      String(m),
+      `node-${i % 3}`,
+    ]);
     const all = [header, ...cells];
     const widths = header.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
-    const line = (r: string[]) => r.map((v, c) => (c === 2 || c === 3 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!))).join(' '.repeat(gap)).trimEnd();
+    const line = (r: string[]) =>
+      r
+        .map((v, c) => (c === 2 || c === 3 ? v.padStart(widths[c]!) : v.padEnd(widths[c]!)))
+        .join(' '.repeat(gap))
+        .trimEnd();
     return { text: all.map(line).join('\n'), odd: odd ? line(cells[Math.floor(rows.length / 2)]!) : undefined };
   });
 
 const jsonDoc = fc
   .tuple(
-    fc.array(fc.record({ id: fc.integer({ min: 1000, max: 9999 }), name: word, status: fc.constantFrom<string>('active', 'active', 'active', 'pending'), score: fc.integer({ min: 0, max: 100 }), tags: fc.array(word, { maxLength: 3 }), meta: fc.record({ region: fc.constantFrom('eu', 'us'), ok: fc.boolean() }) }), { minLength: 3, maxLength: 60 }),
+    fc.array(
+      fc.record({
+        id: fc.integer({ min: 1000, max: 9999 }),
+        name: word,
+        status: fc.constantFrom<string>('active', 'active', 'active', 'pending'),
+        score: fc.integer({ min: 0, max: 100 }),
+        tags: fc.array(word, { maxLength: 3 }),
+        meta: fc.record({ region: fc.constantFrom('eu', 'us'), ok: fc.boolean() }),
+      }),
+      { minLength: 3, maxLength: 60 },
+    ),
     fc.constantFrom(0, 2, 4),
     fc.boolean(),
     fc.boolean(),
@@ -46,29 +71,38 @@ const jsonDoc = fc
   });
 
 const records = fc
-  .tuple(fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 100, max: 99999 }), word), { minLength: 3, maxLength: 40 }), fc.boolean(), fc.boolean(), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 0, max: 6 }))
+  .tuple(
+    fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 100, max: 99999 }), word), { minLength: 3, maxLength: 40 }),
+    fc.boolean(),
+    fc.boolean(),
+    fc.integer({ min: 1, max: 10 }),
+    fc.integer({ min: 0, max: 6 }),
+  )
   .map(([recs, odd, blankSeparated, preamble, trailer]) => {
     const out: string[] = ['/usr/sbin/mysqld, Version: 8.0.39. started with:', ...Array.from({ length: preamble - 1 }, (_, i) => `option ${i} = on`)];
     recs.forEach(([q, rows, user], i) => {
       const slow = odd && i === Math.floor(recs.length / 2);
       if (blankSeparated) out.push('');
-      out.push(`# Time: 2026-12-01T09:${String(i % 60).padStart(2, '0')}:00.000000Z`, `# User@Host: ${user}[${user}] @  [10.0.0.${i % 250}]  Id: ${1000 + i}`, `# Query_time: ${slow ? 98 : q}.000100  Lock_time: 0.000100 Rows_sent: 1  Rows_examined: ${slow ? 99999999 : rows}`, `SELECT * FROM t${i % 4} WHERE id = ${rows};`);
+      out.push(
+        `# Time: 2026-12-01T09:${String(i % 60).padStart(2, '0')}:00.000000Z`,
+        `# User@Host: ${user}[${user}] @  [10.0.0.${i % 250}]  Id: ${1000 + i}`,
+        `# Query_time: ${slow ? 98 : q}.000100  Lock_time: 0.000100 Rows_sent: 1  Rows_examined: ${slow ? 99999999 : rows}`,
+        `SELECT * FROM t${i % 4} WHERE id = ${rows};`,
+      );
     });
     if (trailer > 0) out.push('', ...Array.from({ length: trailer }, (_, i) => `summary ${i}: ${recs.length} queries`));
     return { text: out.join('\n'), odd: odd ? '# Query_time: 98.000100' : undefined };
   });
 
-const keyValue = fc
-  .tuple(fc.array(fc.tuple(word, fc.integer({ min: 1, max: 900 }), fc.integer({ min: 1, max: 90 })), { minLength: 6, maxLength: 40 }), fc.boolean())
-  .map(([ks, odd]) => {
-    const out = ['     checks.........................: 98.71%', '     http_reqs......................: 165643'];
-    ks.forEach(([w, a, b], i) => {
-      const slow = odd && i === Math.floor(ks.length / 2);
-      out.push(`       { name:${w}${i} }`.padEnd(32) + `: avg=${slow ? '9.81s' : `${a}ms`} min=${b}ms p(95)=${slow ? '29.7s' : `${a + b}ms`}`);
-    });
-    out.push('     vus............................: 4');
-    return { text: out.join('\n'), odd: odd ? 'p(95)=29.7s' : undefined };
+const keyValue = fc.tuple(fc.array(fc.tuple(word, fc.integer({ min: 1, max: 900 }), fc.integer({ min: 1, max: 90 })), { minLength: 6, maxLength: 40 }), fc.boolean()).map(([ks, odd]) => {
+  const out = ['     checks.........................: 98.71%', '     http_reqs......................: 165643'];
+  ks.forEach(([w, a, b], i) => {
+    const slow = odd && i === Math.floor(ks.length / 2);
+    out.push(`       { name:${w}${i} }`.padEnd(32) + `: avg=${slow ? '9.81s' : `${a}ms`} min=${b}ms p(95)=${slow ? '29.7s' : `${a + b}ms`}`);
   });
+  out.push('     vus............................: 4');
+  return { text: out.join('\n'), odd: odd ? 'p(95)=29.7s' : undefined };
+});
 
 const structure = fc.oneof(fixedWidth, jsonDoc, records, keyValue);
 

@@ -17,12 +17,22 @@ const kinds = (text: string) => blocksOf(indexLines(text)).map((b) => b.kind);
 
 describe('ingest: structures (§120–§124)', () => {
   it('fixed-width columns come from the data: a single-space header splits where the data does, a value with spaces stays one cell, a two-word header with a blank column stays one', () => {
-    const df = ['Filesystem      Size  Used Avail Use% Mounted on', 'udev             32G     0   32G   0% /dev', '/dev/nvme1n1    492G  492G    0G 100% /var/lib/postgresql', 'tmpfs           6.3G  2.9M  6.3G   1% /run'];
+    const df = [
+      'Filesystem      Size  Used Avail Use% Mounted on',
+      'udev             32G     0   32G   0% /dev',
+      '/dev/nvme1n1    492G  492G    0G 100% /var/lib/postgresql',
+      'tmpfs           6.3G  2.9M  6.3G   1% /run',
+    ];
     const t = parseTable(df.join('\n'), 'aligned');
     assert.deepEqual(t.header, ['Filesystem', 'Size', 'Used', 'Avail', 'Use%', 'Mounted on']);
     assert.deepEqual(t.rows[1], ['/dev/nvme1n1', '492G', '492G', '0G', '100%', '/var/lib/postgresql']);
     assert.deepEqual(kinds(df.join('\n')), ['table']);
-    const docker = ['CONTAINER ID   STATUS                       NAMES', 'a1b2c3d4e5f6   Up 3 hours                   api-1', '0f9e8d7c6b5a   Exited (137) 4 minutes ago   worker-3', '77aa88bb99cc   Up 2 days                    web-2'];
+    const docker = [
+      'CONTAINER ID   STATUS                       NAMES',
+      'a1b2c3d4e5f6   Up 3 hours                   api-1',
+      '0f9e8d7c6b5a   Exited (137) 4 minutes ago   worker-3',
+      '77aa88bb99cc   Up 2 days                    web-2',
+    ];
     assert.deepEqual(parseTable(docker.join('\n'), 'aligned').rows[1], ['0f9e8d7c6b5a', 'Exited (137) 4 minutes ago', 'worker-3']);
     const k = ['NAME    READY   NOMINATED NODE   READINESS GATES', 'api-1   1/1     <none>           <none>', 'api-2   1/1     <none>           <none>'];
     assert.deepEqual(parseTable(k.join('\n'), 'aligned').header, ['NAME', 'READY', 'NOMINATED NODE', 'READINESS GATES']);
@@ -42,7 +52,10 @@ describe('ingest: structures (§120–§124)', () => {
   });
 
   it('what differs: a rare value of a categorical field, a marker, a discriminating term of the question; a term every item carries tells nothing', () => {
-    const items = Array.from({ length: 20 }, (_, i) => ({ fields: [['status', i === 7 ? 'CrashLoopBackOff' : 'Running'] as const, ['node', `n-${i}`] as const], text: `pod-${i} ${i === 7 ? 'CrashLoopBackOff' : 'Running'}${i === 12 ? ' failed probe' : ''} pod` }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      fields: [['status', i === 7 ? 'CrashLoopBackOff' : 'Running'] as const, ['node', `n-${i}`] as const],
+      text: `pod-${i} ${i === 7 ? 'CrashLoopBackOff' : 'Running'}${i === 12 ? ' failed probe' : ''} pod`,
+    }));
     const a = analyse(items, ['pod', 'probe']);
     const kept = a.marked.map((m, i) => (m.score > 0 ? i : -1)).filter((i) => i >= 0);
     assert.deepEqual(kept, [7, 12]);
@@ -75,8 +88,15 @@ describe('ingest: structures (§120–§124)', () => {
   });
 
   it('one budget for the whole paste: the block the question points at gets the larger share', () => {
-    const table = (name: string) => ['host          state     load', ...Array.from({ length: 120 }, (_, i) => `${name}-${String(i).padStart(3, '0')}    ${i % 40 === 7 ? 'degraded' : 'ok      '}  ${(i % 9) + 1}.0`)].join('\n');
-    const r = ingest({ intent: 'why is the billing cluster degraded', attachments: [{ name: 'a.txt', content: table('search') }, { name: 'b.txt', content: table('billing') }] });
+    const table = (name: string) =>
+      ['host          state     load', ...Array.from({ length: 120 }, (_, i) => `${name}-${String(i).padStart(3, '0')}    ${i % 40 === 7 ? 'degraded' : 'ok      '}  ${(i % 9) + 1}.0`)].join('\n');
+    const r = ingest({
+      intent: 'why is the billing cluster degraded',
+      attachments: [
+        { name: 'a.txt', content: table('search') },
+        { name: 'b.txt', content: table('billing') },
+      ],
+    });
     const cost = (n: string) => r.frames.find((f) => r.report.find((e) => e.attachment === n && e.became.outcome === 'frame' && e.became.id === f.id))!.token_cost;
     assert.ok(cost('b.txt') >= cost('a.txt'), `${cost('a.txt')} vs ${cost('b.txt')}`);
     for (const f of r.frames) assert.ok(f.token_cost * 10 < f.canonical_token_cost! * 3, `${f.title}: ${f.canonical_token_cost} → ${f.token_cost}`);
@@ -87,7 +107,10 @@ describe('ingest: structures (§120–§124)', () => {
     assert.equal(findTimestamp('0x0010:  0890 0841 12:30:00:ff'), undefined);
     assert.equal(findTimestamp('at 25:61:99 nothing'), undefined);
     assert.equal(findTimestamp('done at 12:34:56 ok')?.clock, '12:34:56');
-    const lines = Array.from({ length: 30 }, (_, i) => `neighbour 10.20.0.${10 + i} dev eth0 lladdr ${i === 5 ? '08:90:08:41:02:08' : `0${i % 10}:1${i % 7}:2a:3b:4c:5d`} ${i === 22 ? 'FAILED' : 'STALE'}`);
+    const lines = Array.from(
+      { length: 30 },
+      (_, i) => `neighbour 10.20.0.${10 + i} dev eth0 lladdr ${i === 5 ? '08:90:08:41:02:08' : `0${i % 10}:1${i % 7}:2a:3b:4c:5d`} ${i === 22 ? 'FAILED' : 'STALE'}`,
+    );
     const d = digestLog(lines.join('\n'), { firstLineNo: 1, terms: [] });
     assert.match(d, /^\[30-line log · 1 template · 1 anomalous line\]/);
     assert.ok(!/\d\d:\d\d:\d\d–/.test(d), d);

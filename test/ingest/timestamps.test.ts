@@ -33,7 +33,15 @@ describe('ingest: timestamps → F4', () => {
     assert.equal(instant('[20/Jul/2026:18:00:01 +0200] "GET /"'), '2026-07-20T16:00:01Z');
   });
   it('recognises but never emits what cannot be normalised exactly', () => {
-    for (const line of ['Jul 20 18:00:01 host sshd[1]: x', '18:00:01 worker ready', '2026-07-20 deploy', '2026-02-30 10:00:00 x', '2026-07-20 25:00:00 x', '2026-07-20T18:00:01+25:00 x', '[2026-13-01 00:00:00] x']) {
+    for (const line of [
+      'Jul 20 18:00:01 host sshd[1]: x',
+      '18:00:01 worker ready',
+      '2026-07-20 deploy',
+      '2026-02-30 10:00:00 x',
+      '2026-07-20 25:00:00 x',
+      '2026-07-20T18:00:01+25:00 x',
+      '[2026-13-01 00:00:00] x',
+    ]) {
       assert.equal(instant(line), undefined, line);
       assert.equal(kind(line), 'recognized', line);
     }

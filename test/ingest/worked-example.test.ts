@@ -63,7 +63,10 @@ describe('ingest: the worked example', () => {
     assert.match(log, /^\[115-line log · 2 templates · 18:00:00–18:01:31 · 5 anomalous lines\]/);
     // the error line verbatim, with its line number; the level spread of the retry template
     assert.match(log, /\nL62 2026-07-20 18:01:01,250 ERROR retry attempt 61 for \/v1\/resolve\n/);
-    assert.match(log, /×90 \(lines 1–90\) 18:00:00–18:01:29: <timestamp> <level> retry attempt <number> for \/v1\/resolve; <number> 0–89\n {2}INFO ×85, 18:00:01–18:01:29\n {2}WARN ×4, 18:00:00–18:01:27\n {2}ERROR ×1, 18:01:01 \(line 62\)/);
+    assert.match(
+      log,
+      /×90 \(lines 1–90\) 18:00:00–18:01:29: <timestamp> <level> retry attempt <number> for \/v1\/resolve; <number> 0–89\n {2}INFO ×85, 18:00:01–18:01:29\n {2}WARN ×4, 18:00:00–18:01:27\n {2}ERROR ×1, 18:01:01 \(line 62\)/,
+    );
     // the repeated line: its count and where it is
     assert.match(log, /\n×25 \(lines 91–115\) 18:01:31: <timestamp> WARN upstream still draining, backing off\n/);
     // every line not quoted is named
@@ -71,7 +74,10 @@ describe('ingest: the worked example', () => {
     const table = byKind('table').inline;
     assert.match(table, /^\[33 rows × 5 columns\]\ncolumns: endpoint text · calls int 3\.\.1841 · p99_ms int 7\.\.1204 · error_rate percent 0\.0%\.\.44\.6% · cost currency\? /);
     // the rows that differ are kept under their header (§120): the outlier calls and the failing endpoint
-    assert.match(table, /\nkept 2 of 33 rows, which differ in or carry: p99_ms, error_rate, calls\nL1 endpoint,calls,p99_ms,error_rate,cost\nL2 \/v1\/query,1841,210,0\.2%,\$18\.41\nL3 \/v1\/resolve,92,1204,44\.6%,\$0\.92\n/);
+    assert.match(
+      table,
+      /\nkept 2 of 33 rows, which differ in or carry: p99_ms, error_rate, calls\nL1 endpoint,calls,p99_ms,error_rate,cost\nL2 \/v1\/query,1841,210,0\.2%,\$18\.41\nL3 \/v1\/resolve,92,1204,44\.6%,\$0\.92\n/,
+    );
     assert.match(table, /\n… \(31 more rows: lines 4–34\)$/);
     const trace = byKind('stack').inline;
     assert.match(trace, /^java\.lang\.IllegalStateException: connection pool exhausted after 3 attempts\n\tat com\.acme\.pool\.Pool\.borrow\(Pool\.java:118\)/);

@@ -125,7 +125,15 @@ describe('the installed package (npm pack → npm install → read-only node_mod
   });
 
   it('the typed entry points resolve from the consumer project', () => {
-    const r = run(process.execPath, ['--input-type=module', '-e', "const p = await import('cgp-conformance/protocol'); const a = await import('cgp-conformance/attest'); const m = await import('cgp-conformance'); console.log(typeof p.checkFrame, typeof a.merkleRoot, typeof m.runSuite)"], { cwd: project });
+    const r = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const p = await import('cgp-conformance/protocol'); const a = await import('cgp-conformance/attest'); const m = await import('cgp-conformance'); console.log(typeof p.checkFrame, typeof a.merkleRoot, typeof m.runSuite)",
+      ],
+      { cwd: project },
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'function function function');
     for (const d of ['dist/src/host/under-test.d.ts', 'dist/src/protocol/index.d.ts', 'dist/src/attest/index.d.ts', 'dist/src/index.d.ts']) assert.ok(existsSync(join(installed, d)), d);
@@ -140,14 +148,30 @@ describe('the installed package (npm pack → npm install → read-only node_mod
     const i = npx(['cgp-conformance', 'inspect', '--', process.execPath, provider]);
     assert.equal(i.status, 0, i.stderr);
     assert.match(i.stdout, /^frm_getting_started +doc +full +59 +yes +yes/m);
-    const s = npx(['cgp-conformance', 'stdio', '--tags', '@B4', '--html', 'page.html', '--junit', 'b4.xml', '--bug-report', 'bugs', '--', process.execPath, provider, '--misbehave', 'ignore-max-frames']);
+    const s = npx([
+      'cgp-conformance',
+      'stdio',
+      '--tags',
+      '@B4',
+      '--html',
+      'page.html',
+      '--junit',
+      'b4.xml',
+      '--bug-report',
+      'bugs',
+      '--',
+      process.execPath,
+      provider,
+      '--misbehave',
+      'ignore-max-frames',
+    ]);
     assert.equal(s.status, 1, s.stderr);
     assert.match(readFileSync(join(project, 'bugs', 'B4.md'), 'utf8'), /^# `B4` violated: /);
     assert.match(readFileSync(join(project, 'page.html'), 'utf8'), /<section id="spec-7"><pre>## 7\. Budget honesty/);
     assert.match(readFileSync(join(project, 'b4.xml'), 'utf8'), /<testsuites name="cgp-conformance: example-docs 0\.1\.0"/);
   });
 
-  it('the bin is the CLI\'s bundle; the package ships JavaScript only (no V8 code cache, nothing compiled for one node)', () => {
+  it("the bin is the CLI's bundle; the package ships JavaScript only (no V8 code cache, nothing compiled for one node)", () => {
     const bin = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
     assert.equal(bin.bin['cgp-conformance'], 'dist/bundle/cli.cjs');
     const v = npx(['cgp-conformance', '--version']);
@@ -155,7 +179,11 @@ describe('the installed package (npm pack → npm install → read-only node_mod
     assert.equal(v.stdout.trim(), bin.version);
     const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
     const shipped = files(join(installed, 'dist'));
-    assert.deepEqual(shipped.filter((f) => !/\.(js|cjs|d\.ts|json|bash)$/.test(f)), [], 'dist/ holds JavaScript, declarations, JSON and the relay script only');
+    assert.deepEqual(
+      shipped.filter((f) => !/\.(js|cjs|d\.ts|json|bash)$/.test(f)),
+      [],
+      'dist/ holds JavaScript, declarations, JSON and the relay script only',
+    );
   });
 
   it('node_modules is unchanged after every run (tree hash before = after)', () => {

@@ -99,10 +99,17 @@ test('U1/U2: unknown members ignored; unknown kind, rel, code and scope kept ver
 
 test('property: decodeEnvelope never throws, whatever the text', () => {
   fc.assert(
-    fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ type: 'frames', result: v }))), (text) => {
-      const r = decodeEnvelope(text);
-      return typeof r.ok === 'boolean';
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string({ unit: 'binary' }),
+        fc.json(),
+        fc.jsonValue().map((v) => JSON.stringify({ type: 'frames', result: v })),
+      ),
+      (text) => {
+        const r = decodeEnvelope(text);
+        return typeof r.ok === 'boolean';
+      },
+    ),
     { numRuns: 500 },
   );
 });
@@ -112,7 +119,9 @@ test('reference examples: the session decodes; reference-messages fails only whe
     t.skip(EXTERNAL_SKIP);
     return;
   }
-  const lines = readShared('reference-examples', 'full-stdio-session.ndjson').split('\n').filter((l) => l.trim() !== '');
+  const lines = readShared('reference-examples', 'full-stdio-session.ndjson')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   for (const line of lines) {
     const r = decodeEnvelope(line);
     assert.equal(r.ok, true, `${line.slice(0, 60)}: ${r.ok ? '' : r.error.message}`);

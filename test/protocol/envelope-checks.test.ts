@@ -66,17 +66,43 @@ const rows: Array<[string, unknown, Expected[]]> = [
   ['frames, frame finding pointer', { type: 'frames', result: { frames: [fullFrame({ title: '' })], truncated: false } }, [err('F2', '/result/frames/0/title')]],
   // verify
   ['verify, good', { type: 'verify', request: { frames: [id(), id(HEX64('2'))] } }, []],
-  ['V1: a frame body in a verify request', { type: 'verify', request: { frames: [{ ...id(), content: 'x', title: 't' }] } }, [err('V1', '/request/frames/0/content'), err('V1', '/request/frames/0/title')]],
+  [
+    'V1: a frame body in a verify request',
+    { type: 'verify', request: { frames: [{ ...id(), content: 'x', title: 't' }] } },
+    [err('V1', '/request/frames/0/content'), err('V1', '/request/frames/0/title')],
+  ],
   ['V1 (SHOULD): identity without content_digest', { type: 'verify', request: { frames: [{ provider_id: 'docs', frame_id: 'f1' }] } }, [warn('V1', '/request/frames/0')]],
   ['D1: short digest in a verify identity', { type: 'verify', request: { frames: [id('sha256:9f2c3e7a1b')] } }, [err('D1', '/request/frames/0/content_digest')]],
   ['verify identity without frame_id', { type: 'verify', request: { frames: [{ provider_id: 'docs', content_digest: HEX64('1') }] } }, [err('S2-wire-shape', '/request/frames/0/frame_id')]],
   ['verify request absent', { type: 'verify' }, [err('S2-wire-shape', '/request')]],
   // verified
-  ['verified, good', { type: 'verified', response: { verdicts: [{ frame: id(), status: 'valid' }, { frame: id(), status: 'stale', replacement_digest: HEX64('3') }, { frame: id(), status: 'gone' }, { frame: id(), status: 'unknown' }] } }, []],
+  [
+    'verified, good',
+    {
+      type: 'verified',
+      response: {
+        verdicts: [
+          { frame: id(), status: 'valid' },
+          { frame: id(), status: 'stale', replacement_digest: HEX64('3') },
+          { frame: id(), status: 'gone' },
+          { frame: id(), status: 'unknown' },
+        ],
+      },
+    },
+    [],
+  ],
   ['V3: status outside the base set', { type: 'verified', response: { verdicts: [{ frame: id(), status: 'fresh' }] } }, [err('V3', '/response/verdicts/0/status')]],
   ['V3: status absent', { type: 'verified', response: { verdicts: [{ frame: id() }] } }, [err('V3', '/response/verdicts/0/status')]],
-  ['V4: short replacement_digest', { type: 'verified', response: { verdicts: [{ frame: id(), status: 'stale', replacement_digest: 'sha256:7d8e9f0a1b' }] } }, [err('V4', '/response/verdicts/0/replacement_digest')]],
-  ['V4: a body as replacement', { type: 'verified', response: { verdicts: [{ frame: id(), status: 'stale', replacement_digest: 'new content' }] } }, [err('V4', '/response/verdicts/0/replacement_digest')]],
+  [
+    'V4: short replacement_digest',
+    { type: 'verified', response: { verdicts: [{ frame: id(), status: 'stale', replacement_digest: 'sha256:7d8e9f0a1b' }] } },
+    [err('V4', '/response/verdicts/0/replacement_digest')],
+  ],
+  [
+    'V4: a body as replacement',
+    { type: 'verified', response: { verdicts: [{ frame: id(), status: 'stale', replacement_digest: 'new content' }] } },
+    [err('V4', '/response/verdicts/0/replacement_digest')],
+  ],
   ['D1: short digest in a verdict identity', { type: 'verified', response: { verdicts: [{ frame: id('sha256:1a2b'), status: 'valid' }] } }, [err('D1', '/response/verdicts/0/frame/content_digest')]],
   ['verdicts not an array', { type: 'verified', response: { verdicts: {} } }, [err('S2-wire-shape', '/response/verdicts')]],
   // error
@@ -127,7 +153,14 @@ test('H1 honours the host version and names both families', () => {
 
 test('checkEnvelope never throws on hostile input', () => {
   const hostile: unknown[] = [
-    undefined, null, 0, '', 'x', [], {}, { type: null },
+    undefined,
+    null,
+    0,
+    '',
+    'x',
+    [],
+    {},
+    { type: null },
     { type: 'handshake_ack', provider: { data_flow: { egress_scopes: [null, 1, {}] } }, capabilities: { representations: 'compact' } },
     { type: 'verify', request: { frames: [null, 1, []] } },
     { type: 'verified', response: { verdicts: [null, { frame: null }] } },

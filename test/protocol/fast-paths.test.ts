@@ -39,24 +39,30 @@ const nearTimestamp = fc
   });
 
 test('isProtocolTimestamp accepts exactly the F4 regex + calendar', () => {
-  fc.assert(fc.property(fc.oneof(nearTimestamp, fc.string(), fc.anything()), (v) => isProtocolTimestamp(v) === oracleTimestamp(v)), { numRuns: 20_000 });
+  fc.assert(
+    fc.property(fc.oneof(nearTimestamp, fc.string(), fc.anything()), (v) => isProtocolTimestamp(v) === oracleTimestamp(v)),
+    { numRuns: 20_000 },
+  );
   for (const v of ['2024-02-29T00:00:00Z', '2023-02-29T00:00:00Z', '2026-01-01T23:59:60.000001Z', '2026-01-01T00:00:00.Z', '2026-01-01T00:00:00Zx', '2026-13-01T00:00:00Z']) {
     assert.equal(isProtocolTimestamp(v), oracleTimestamp(v), v);
   }
 });
 
 test('isWellFormedDigest accepts exactly /^sha256:[0-9a-f]{64}$/', () => {
-  const nearDigest = fc
-    .tuple(fc.stringMatching(/^[0-9a-fA-Fg]{62,66}$/), fc.constantFrom('sha256:', 'SHA256:', 'sha256', 'sha512:', ''))
-    .map(([hex, prefix]) => prefix + hex);
-  fc.assert(fc.property(fc.oneof(nearDigest, fc.string(), fc.anything()), (v) => isWellFormedDigest(v) === (typeof v === 'string' && DIGEST_RE.test(v))), { numRuns: 20_000 });
+  const nearDigest = fc.tuple(fc.stringMatching(/^[0-9a-fA-Fg]{62,66}$/), fc.constantFrom('sha256:', 'SHA256:', 'sha256', 'sha512:', '')).map(([hex, prefix]) => prefix + hex);
+  fc.assert(
+    fc.property(fc.oneof(nearDigest, fc.string(), fc.anything()), (v) => isWellFormedDigest(v) === (typeof v === 'string' && DIGEST_RE.test(v))),
+    { numRuns: 20_000 },
+  );
   assert.equal(isWellFormedDigest(`sha256:${'a'.repeat(64)}\n`), false);
 });
 
 test('sha256Digest equals createHash for strings (UTF-8, lone surrogates) and bytes', () => {
   fc.assert(
     fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string(), fc.uint8Array()), (v) => {
-      const want = `sha256:${createHash('sha256').update(v as never).digest('hex')}`;
+      const want = `sha256:${createHash('sha256')
+        .update(v as never)
+        .digest('hex')}`;
       return sha256Digest(v) === want;
     }),
     { numRuns: 5_000 },

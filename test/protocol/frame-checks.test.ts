@@ -55,7 +55,11 @@ const rows: Array<[string, unknown, Expected[]]> = [
   // P1
   ['P1: full frame without content', without(fullFrame({ token_cost: 0 }), 'content', 'content_digest'), [err('P1')]],
   ['P1: full frame with content_ref', fullFrame({ content_ref: { provider_id: 'p', uri: 'u' } }), [err('P1', '/content_ref')]],
-  ['P1: explicit full with transform and canonical_content_hash', fullFrame({ representation: 'full', transform: {}, canonical_content_hash: HEX64('c') }), [err('P1', '/transform'), err('P1', '/canonical_content_hash')]],
+  [
+    'P1: explicit full with transform and canonical_content_hash',
+    fullFrame({ representation: 'full', transform: {}, canonical_content_hash: HEX64('c') }),
+    [err('P1', '/transform'), err('P1', '/canonical_content_hash')],
+  ],
   ['P1: content not a string', fullFrame({ content: 42, content_digest: null, token_cost: 0 }), [err('P1'), err('S2-wire-shape', '/content')]],
   // P2
   ['P2: compact without transform', without(compactFrame(), 'transform'), [err('P2')]],

@@ -40,7 +40,9 @@ test('every shared lifecycle example record_hash recomputes exactly; a one-chara
     t.skip(EXTERNAL_SKIP);
     return;
   }
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   assert.ok(files.length >= 6, `expected the six lifecycle examples, found ${files.length}`);
   for (const file of files) {
     const record = JSON.parse(readShared('lifecycle-examples', file)) as Record<string, unknown>;

@@ -33,13 +33,15 @@ test('full-stdio-session.ndjson: only S6.3-content-digest warnings (placeholder 
     t.skip(EXTERNAL_SKIP);
     return;
   }
-  const lines = readShared('reference-examples', 'full-stdio-session.ndjson').split('\n').filter((l) => l.trim() !== '');
+  const lines = readShared('reference-examples', 'full-stdio-session.ndjson')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   assert.equal(lines.length, 7);
-  const findings = checkStream(lines.map((l) => JSON.parse(l) as unknown), (i) => `/${i}`);
-  assertFindings(findings, [
-    warn('S6.3-content-digest', '/3/result/frames/0/content_digest'),
-    warn('S6.3-content-digest', '/3/result/frames/1/content_digest'),
-  ]);
+  const findings = checkStream(
+    lines.map((l) => JSON.parse(l) as unknown),
+    (i) => `/${i}`,
+  );
+  assertFindings(findings, [warn('S6.3-content-digest', '/3/result/frames/0/content_digest'), warn('S6.3-content-digest', '/3/result/frames/1/content_digest')]);
 });
 
 test('reference-messages.json: exactly the known D1, V4 and B3 defects', (t) => {

@@ -48,7 +48,5 @@ test('property: budgetTokens is additive within one token per concatenation', ()
 });
 
 test('property: 4 bytes per token — every byte-length n maps to ceil(n/4)', () => {
-  fc.assert(
-    fc.property(fc.nat(400), (n) => budgetTokens('a'.repeat(n)) === Math.ceil(n / 4)),
-  );
+  fc.assert(fc.property(fc.nat(400), (n) => budgetTokens('a'.repeat(n)) === Math.ceil(n / 4)));
 });

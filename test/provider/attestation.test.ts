@@ -3,15 +3,7 @@
 // (F6), deterministic bytes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  emptyRoot,
-  renderDigest,
-  resultSetRoot,
-  TEST_ONLY_RFC8032_TEST1,
-  verifyFrameAttestations,
-  type AttesterKeyInput,
-  type CommittedFrame,
-} from '../../src/attest/index.js';
+import { emptyRoot, renderDigest, resultSetRoot, TEST_ONLY_RFC8032_TEST1, verifyFrameAttestations, type AttesterKeyInput, type CommittedFrame } from '../../src/attest/index.js';
 import { isJsonObject, type JsonObject } from '../../src/protocol/index.js';
 import { ATTESTER_KEY_ID, corpusIssuedAt } from '../../src/provider/attest.js';
 import { PROVIDER_NAME } from '../../src/provider/catalogue.js';
@@ -55,10 +47,7 @@ describe('honest provider attestation', () => {
     assert.equal(r.truncated, true);
     const attestation = r.result_attestation as JsonObject;
     assert.equal(attestation.signed_commitment, renderDigest(resultSetRoot(PROVIDER_NAME, frames)));
-    assert.deepEqual(
-      Object.keys(attestation).sort(),
-      ['algorithm', 'attester_id', 'issued_at', 'key_id', 'signature', 'signed_commitment'],
-    );
+    assert.deepEqual(Object.keys(attestation).sort(), ['algorithm', 'attester_id', 'issued_at', 'key_id', 'signature', 'signed_commitment']);
     assert.deepEqual([attestation.key_id, attestation.algorithm, attestation.attester_id], [ATTESTER_KEY_ID, 'ed25519', PROVIDER_NAME]);
     const entries = r.frame_attestations as JsonObject[];
     assert.equal(entries.length, frames.length);
@@ -87,7 +76,7 @@ describe('honest provider attestation', () => {
     assert.equal((r.result_attestation as JsonObject).signed_commitment, renderDigest(emptyRoot()));
   });
 
-  it('deterministic: issued_at is the corpus\'s latest recorded_at, and two providers answer byte-identically', async () => {
+  it("deterministic: issued_at is the corpus's latest recorded_at, and two providers answer byte-identically", async () => {
     assert.equal(corpusIssuedAt(corpus), '2026-08-15T09:30:00Z');
     const r = await result();
     assert.equal((r.result_attestation as JsonObject).issued_at, corpusIssuedAt(corpus));

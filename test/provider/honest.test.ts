@@ -3,17 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import {
-  PROTOCOL_VERSION,
-  budgetTokens,
-  checkEnvelope,
-  checkFrame,
-  checkHandshakeAck,
-  isProtocolTimestamp,
-  isWellFormedDigest,
-  sha256Digest,
-  type JsonObject,
-} from '../../src/protocol/index.js';
+import { PROTOCOL_VERSION, budgetTokens, checkEnvelope, checkFrame, checkHandshakeAck, isProtocolTimestamp, isWellFormedDigest, sha256Digest, type JsonObject } from '../../src/protocol/index.js';
 import { EMBEDDINGS_FINGERPRINT, PROVIDER_NAME, RETIRED_FRAME_IDS } from '../../src/provider/catalogue.js';
 import { createProvider, type Provider } from '../../src/provider/core.js';
 import { distill, lineRangeBytes } from '../../src/provider/corpus.js';
@@ -48,8 +38,7 @@ function expectError(env: JsonObject, code: string, id?: string): void {
   assert.equal(env.id, id);
 }
 
-const anchored = (f: JsonObject, anchor: string) =>
-  f.uri === anchor || ((f.relations as JsonObject[] | undefined) ?? []).some((r) => r.target_uri === anchor);
+const anchored = (f: JsonObject, anchor: string) => f.uri === anchor || ((f.relations as JsonObject[] | undefined) ?? []).some((r) => r.target_uri === anchor);
 
 describe('handshake (H1–H3)', () => {
   it('acks contextgraph/1.0 as example-docs with the declared capabilities', async () => {
@@ -109,7 +98,10 @@ describe('sample query: frame validity and budget honesty', () => {
     assert.ok(sum <= SAMPLE_QUERY.max_tokens);
     assert.ok(fs.length <= SAMPLE_QUERY.max_frames);
     assert.ok(new Set(fs.map((f) => f.kind)).size >= 2, 'at least two base kinds');
-    assert.ok(fs.some((f) => typeof f.valid_to === 'string'), 'a frame carries valid_to');
+    assert.ok(
+      fs.some((f) => typeof f.valid_to === 'string'),
+      'a frame carries valid_to',
+    );
   });
 
   it('file provenance (L<a>-<b>) digests recompute from the fixture bytes', async () => {
@@ -188,7 +180,10 @@ describe('anchors (G4)', () => {
     const count = flags.filter(Boolean).length;
     assert.equal(count, 3, 'two frames of backoff.rs (zero hop) and the configuration doc (one hop)');
     assert.deepEqual(flags, [...Array(count).fill(true), ...Array(fs.length - count).fill(false)]);
-    assert.ok(fs.slice(0, count).some((f) => f.uri !== BACKOFF_URI), 'a one-hop frame is among them');
+    assert.ok(
+      fs.slice(0, count).some((f) => f.uri !== BACKOFF_URI),
+      'a one-hop frame is among them',
+    );
   });
 
   it('a symbol anchor reaches frames through relations only, and a tight budget keeps an anchored frame', async () => {
@@ -234,7 +229,11 @@ describe('embeddings (E1)', () => {
     assert.equal(fs.length, corpus.frames.length);
     for (const f of fs) assert.ok((f.score as number) >= 0 && (f.score as number) <= 1);
     const scores = fs.map((f) => f.score as number);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'ranked by similarity');
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      'ranked by similarity',
+    );
     for (const bad of [[0], [], Array(384).fill(0)]) {
       expectError(await one(p, queryEnvelope('q-e1', { embedding: bad })), 'bad_request', 'q-e1');
     }
@@ -244,10 +243,7 @@ describe('embeddings (E1)', () => {
 describe('representations (P1–P5, S6.4.1)', () => {
   it('serves compact frames with every P2 member, honest costs (P4) and a distinct content_ref', async () => {
     const { env, frames: fs } = await frames(provider(), { representation_preferences: ['compact', 'full'] });
-    assert.deepEqual(
-      checkEnvelope(env, '', { query: { ...SAMPLE_QUERY, representation_preferences: ['compact', 'full'] }, overTransport: true }),
-      [],
-    );
+    assert.deepEqual(checkEnvelope(env, '', { query: { ...SAMPLE_QUERY, representation_preferences: ['compact', 'full'] }, overTransport: true }), []);
     for (const f of fs) {
       const source = corpus.frames.find((c) => c.spec.id === f.id)!;
       assert.equal(f.representation, 'compact');
@@ -328,7 +324,11 @@ describe('verify (V2–V4)', () => {
     assert.equal(env.id, 'v-9');
     assert.deepEqual(checkEnvelope(env), []);
     const verdicts = (env.response as JsonObject).verdicts as JsonObject[];
-    assert.deepEqual(verdicts.map((v) => v.frame), request, 'identities echoed in full, in order');
+    assert.deepEqual(
+      verdicts.map((v) => v.frame),
+      request,
+      'identities echoed in full, in order',
+    );
     const statuses = verdicts.map((v) => v.status);
     assert.deepEqual(statuses, [...served.map(() => 'valid'), 'valid', 'stale', 'gone', 'unknown', 'unknown', 'unknown', 'unknown']);
     const staleVerdict = verdicts[served.length + 1]!;

@@ -36,11 +36,9 @@ const REFERENCE_MODES = [
   'ignore-anchors',
 ];
 
-
 function catalogueIds(): Set<string> {
   const root = findPackageRoot();
-  const read = (file: string, key: string) =>
-    (JSON.parse(readFileSync(join(root, 'generated', file), 'utf8')) as Record<string, Array<{ id: string }>>)[key]!.map((e) => e.id);
+  const read = (file: string, key: string) => (JSON.parse(readFileSync(join(root, 'generated', file), 'utf8')) as Record<string, Array<{ id: string }>>)[key]!.map((e) => e.id);
   return new Set([...read('anchors.json', 'anchors'), ...read('rules.json', 'rules')]);
 }
 

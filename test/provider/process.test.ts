@@ -125,8 +125,14 @@ describe('serve.ts in-process', () => {
     const done = runStdioProvider({ input, output }, createProvider({ corpus }));
     input.write(`${JSON.stringify(HANDSHAKE)}\nnot json\n${JSON.stringify(SAMPLE)}\n{"type":"shutdown"}\n`);
     assert.equal(await done, 0);
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
-    assert.deepEqual(lines.map((l) => l.type), ['handshake_ack', 'error', 'frames']);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      ['handshake_ack', 'error', 'frames'],
+    );
     assert.deepEqual(lines[2], await expected(SAMPLE));
   });
 

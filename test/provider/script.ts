@@ -7,16 +7,7 @@
 // violate nothing; each misbehaviour mode must violate (at least) every id its manifest entry names.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  PROTOCOL_VERSION,
-  budgetTokens,
-  checkEnvelope,
-  compareProtocolTimestamps,
-  isJsonObject,
-  isWellFormedDigest,
-  sha256Digest,
-  type JsonObject,
-} from '../../src/protocol/index.js';
+import { PROTOCOL_VERSION, budgetTokens, checkEnvelope, compareProtocolTimestamps, isJsonObject, isWellFormedDigest, sha256Digest, type JsonObject } from '../../src/protocol/index.js';
 import { RECOGNISED_ALGORITHM, verifyFrameAttestations, type AttesterKeyInput, type CommittedFrame } from '../../src/attest/index.js';
 import { PROVIDER_NAME, RETIRED_FRAME_IDS } from '../../src/provider/catalogue.js';
 import { createProvider, type Reply } from '../../src/provider/core.js';
@@ -82,7 +73,14 @@ export const STEPS: readonly Step[] = [
   // kinds are compared exactly: "DOC" is not "doc"
   { name: 'kinds-capitalised', input: queryEnvelope('q-kinds-capitalised', { kinds: ['DOC'] }) },
   // anchored on every frame, max_tokens the cheapest frame's cost: anchored frames are counted too
-  { name: 'anchors-every-tight', input: queryEnvelope('q-anchors-every-tight', { anchors: [...new Set(corpus.frames.map((f) => f.uri))], max_frames: 64, max_tokens: Math.min(...corpus.frames.map((f) => budgetTokens(f.content))) }) },
+  {
+    name: 'anchors-every-tight',
+    input: queryEnvelope('q-anchors-every-tight', {
+      anchors: [...new Set(corpus.frames.map((f) => f.uri))],
+      max_frames: 64,
+      max_tokens: Math.min(...corpus.frames.map((f) => budgetTokens(f.content))),
+    }),
+  },
   { name: 'kinds', input: queryEnvelope('q-kinds', { kinds: ['snippet'] }) },
   { name: 'unusual-id', input: queryEnvelope('q-\u00fc\u00df-"q"-\\-\u2028-\u2603') },
   { name: 'kinds-unserved', input: queryEnvelope('q-kinds-unserved', { kinds: ['fact'] }) },
@@ -108,14 +106,7 @@ export const STEPS: readonly Step[] = [
       type: 'verify',
       id: 'v-1',
       request: {
-        frames: [
-          ...VERIFY_IDENTITIES.served,
-          VERIFY_IDENTITIES.compact,
-          VERIFY_IDENTITIES.stale,
-          VERIFY_IDENTITIES.gone,
-          VERIFY_IDENTITIES.neverKnown,
-          VERIFY_IDENTITIES.otherProvider,
-        ],
+        frames: [...VERIFY_IDENTITIES.served, VERIFY_IDENTITIES.compact, VERIFY_IDENTITIES.stale, VERIFY_IDENTITIES.gone, VERIFY_IDENTITIES.neverKnown, VERIFY_IDENTITIES.otherProvider],
       },
     },
   },
@@ -189,16 +180,11 @@ function isErrorWith(env: JsonObject | undefined, code: string): boolean {
 }
 
 function anchoredBy(frame: JsonObject, anchor: string): boolean {
-  return (
-    frame.uri === anchor ||
-    (Array.isArray(frame.relations) && frame.relations.some((r) => isJsonObject(r) && r.target_uri === anchor))
-  );
+  return frame.uri === anchor || (Array.isArray(frame.relations) && frame.relations.some((r) => isJsonObject(r) && r.target_uri === anchor));
 }
 
 function sameIdentity(a: unknown, b: Record<string, unknown>): boolean {
-  return (
-    isJsonObject(a) && a.provider_id === b.provider_id && a.frame_id === b.frame_id && a.content_digest === b.content_digest
-  );
+  return isJsonObject(a) && a.provider_id === b.provider_id && a.frame_id === b.frame_id && a.content_digest === b.content_digest;
 }
 
 /** The bytes a harness re-reads for one file provenance link (uri + `L<a>-<b>`). */
@@ -234,7 +220,10 @@ export function violations(t: Transcript): Map<string, string[]> {
   const foreignAck = first(t, 'foreign-handshake');
   if (foreignAck?.type === 'handshake_ack' && !String(foreignAck.protocol_version).startsWith('contextgraph/2.')) add('H1', 'the 2.0 handshake was acked outside family contextgraph/2');
   if (first(t, 'handshake-minor-10')?.type !== 'handshake_ack') add('H1', 'a contextgraph/1.10 handshake (family contextgraph/1) was not acknowledged');
-  for (const [step, family] of [['handshake-major-10', 'contextgraph/10.'], ['handshake-major-0', 'contextgraph/0.']] as const) {
+  for (const [step, family] of [
+    ['handshake-major-10', 'contextgraph/10.'],
+    ['handshake-major-0', 'contextgraph/0.'],
+  ] as const) {
     const reply = first(t, step);
     if (!isErrorWith(reply, 'incompatible_version')) add('H3', `${step}: a foreign family not refused with incompatible_version`);
     if (reply?.type === 'handshake_ack' && !String(reply.protocol_version).startsWith(family)) add('H1', `${step}: acked outside the host's family`);
@@ -335,9 +324,7 @@ export function violations(t: Transcript): Map<string, string[]> {
 
   // V2–V4 on the verify step.
   const verified = first(t, 'verify');
-  const verdicts = verified?.type === 'verified' && isJsonObject(verified.response) && Array.isArray(verified.response.verdicts)
-    ? verified.response.verdicts.filter(isJsonObject)
-    : undefined;
+  const verdicts = verified?.type === 'verified' && isJsonObject(verified.response) && Array.isArray(verified.response.verdicts) ? verified.response.verdicts.filter(isJsonObject) : undefined;
   const statusOf = (identity: Record<string, unknown>) => verdicts?.find((v) => sameIdentity(v.frame, identity))?.status;
   if (!verdicts) add('V2', 'verify not answered with verified');
   else {

@@ -9,7 +9,10 @@ const NOTES = ['DES', 'IGN'].join('');
 
 test('no file cites a document the repository does not hold', () => {
   const found = findCitations();
-  assert.deepEqual(found.map((c) => `${c.file}:${c.line}: [${c.pattern}] ${c.text}`), []);
+  assert.deepEqual(
+    found.map((c) => `${c.file}:${c.line}: [${c.pattern}] ${c.text}`),
+    [],
+  );
 });
 
 test('--fix maps a numbered reading to its section of docs/interpretations.md and a named section to docs/architecture.md', () => {

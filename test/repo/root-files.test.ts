@@ -23,10 +23,7 @@ const ROOT_FILES = new Set([
 ]);
 
 /** Folders allowed at the root (each is described in docs/architecture.md). */
-const ROOT_DIRS = new Set([
-  '.ci', 'assets', 'bench', 'docs', 'examples', 'features', 'fixtures', 'generated', 'reports', 'schema', 'scripts', 'src', 'steps',
-  'test', 'vectors',
-]);
+const ROOT_DIRS = new Set(['.ci', 'assets', 'bench', 'docs', 'examples', 'features', 'fixtures', 'generated', 'reports', 'schema', 'scripts', 'src', 'steps', 'test', 'vectors']);
 
 test('every tracked entry at the repository root is on the allow-list', () => {
   const root = findPackageRoot();

@@ -34,7 +34,9 @@ const KNOWN_DEFECTS: Record<number, Array<[id: string, pointer: string]>> = {
 describe('reference examples (../shared)', () => {
   test('full-stdio-session.ndjson: every line passes strict and interop', (t) => {
     if (!SHARED_PRESENT) return t.skip(EXTERNAL_SKIP);
-    const lines = read('reference-examples/full-stdio-session.ndjson').split('\n').filter((l) => l.trim() !== '');
+    const lines = read('reference-examples/full-stdio-session.ndjson')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     assert.equal(lines.length, 7);
     for (const [i, line] of lines.entries()) {
       for (const profile of PROFILES) {
@@ -70,7 +72,9 @@ describe('reference examples (../shared)', () => {
 
   test('lifecycle-examples: all six records pass strict (and interop)', (t) => {
     if (!SHARED_PRESENT) return t.skip(EXTERNAL_SKIP);
-    const files = readdirSync(path.join(SHARED, 'lifecycle-examples')).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(path.join(SHARED, 'lifecycle-examples'))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     assert.deepEqual(files, ['context_use.json', 'directive.json', 'evidence.json', 'knowledge.json', 'memory.json', 'observation.json']);
     for (const f of files) {
       const record = JSON.parse(read(`lifecycle-examples/${f}`)) as Json;

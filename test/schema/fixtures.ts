@@ -127,10 +127,7 @@ const contextQueryResult = (): Json => ({
   frames: [fullFrame(), compactFrame(), referenceFrame()],
   truncated: true,
   dropped_estimate: 3,
-  frame_attestations: [
-    { frame: frameId(), attestation: provenanceAttestation(), inclusion_proof: inclusionProof() },
-    { frame: { provider_id: 'example-docs', frame_id: 'example-docs:retry-ref' } },
-  ],
+  frame_attestations: [{ frame: frameId(), attestation: provenanceAttestation(), inclusion_proof: inclusionProof() }, { frame: { provider_id: 'example-docs', frame_id: 'example-docs:retry-ref' } }],
   result_attestation: provenanceAttestation(),
 });
 
@@ -175,7 +172,10 @@ const recordBase = (kind: string): { [k: string]: Json } => ({
   confidence: 0.9,
   origin: 'observed',
   evidence_links: ['rec_evidence'],
-  record_links: [{ rel: 'validates', target_record_id: 'rec_knowledge' }, { rel: 'acme:follows', target_record_id: 'rec_memory' }],
+  record_links: [
+    { rel: 'validates', target_record_id: 'rec_knowledge' },
+    { rel: 'acme:follows', target_record_id: 'rec_memory' },
+  ],
   record_hash: digest('1'),
   provenance: { origin_provider_id: 'provider_x', origin_authority_id: 'authority_x', producer_kind: 'agent', producer_ref: 'agent://x' },
   extensions: { 'acme:review_channel': 'weekly' },
@@ -206,10 +206,7 @@ export const records = (): Record<string, Json> => ({
   artifact_contract: {
     ...recordBase('artifact_contract'),
     contract_name: 'deploy-check',
-    requirements: [
-      { requirement_kind: 'command', description: 'run the smoke test', execution_approval_ref: 'approval_1' },
-      { requirement_kind: 'review' },
-    ],
+    requirements: [{ requirement_kind: 'command', description: 'run the smoke test', execution_approval_ref: 'approval_1' }, { requirement_kind: 'review' }],
   },
   contract_validation: {
     ...recordBase('contract_validation'),
@@ -291,7 +288,10 @@ export function defFixtures(): Record<string, Json> {
 
 /** Set (or delete, with `undefined`) the value at a JSON pointer inside `doc`, in place. */
 export function setAt(doc: Json, pointer: string, value: Json | undefined): void {
-  const tokens = pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   const last = tokens.pop();
   if (last === undefined) throw new Error('cannot replace the root');
   let node: Json = doc;

@@ -64,7 +64,10 @@ describe('required members (enumerated from the schemas)', () => {
 
   test('the enumeration covers the anchored presence rules', () => {
     const has = (def: string, member: string, id: string) =>
-      assert.ok(cases.some((c) => c.def === def && c.member === member && c.id === id), `${def}.${member} → ${id}`);
+      assert.ok(
+        cases.some((c) => c.def === def && c.member === member && c.id === id),
+        `${def}.${member} → ${id}`,
+      );
     has('Relation', 'display_name', 'G1');
     has('Relation', 'target_uri', 'G2');
     has('ContextFrame', 'title', 'F2');
@@ -183,7 +186,15 @@ describe('pattern-bearing fields (enumerated from the schemas)', () => {
   });
 
   test('fingerprints: <model-id>/<dimensions>[/<normalization>] (E1)', () => {
-    for (const [fp, ok] of [['bge-small-en-v1.5/384/l2', true], ['m/3', true], ['m', false], ['m/x', false], ['/3', false], ['m/3/', false], ['m/3/a/b', false]] as const) {
+    for (const [fp, ok] of [
+      ['bge-small-en-v1.5/384/l2', true],
+      ['m/3', true],
+      ['m', false],
+      ['m/x', false],
+      ['/3', false],
+      ['m/3/', false],
+      ['m/3/a/b', false],
+    ] as const) {
       const issues = validateDef('FrameEmbedding', { fingerprint: fp }, 'strict');
       if (ok) assert.deepEqual(issues, [], fp);
       else expectIssue(issues, { id: 'E1', pointer: '/fingerprint' }, fp);
@@ -286,7 +297,13 @@ describe('representation rules P1–P4', () => {
       setAt(frame, `/${member}`, undefined);
       check(frame, { id: 'P3', pointer: `/${member}`, keyword: 'required' }, `reference without ${member}`);
     }
-    for (const [member, value] of [['content', ''], ['content', 'x'], ['content_digest', digest('b')], ['content_digest', null], ['transform', (compactFrame() as { [k: string]: Json }).transform!]] as const) {
+    for (const [member, value] of [
+      ['content', ''],
+      ['content', 'x'],
+      ['content_digest', digest('b')],
+      ['content_digest', null],
+      ['transform', (compactFrame() as { [k: string]: Json }).transform!],
+    ] as const) {
       const frame = referenceFrame();
       setAt(frame, `/${member}`, value);
       check(frame, { id: 'P3', pointer: `/${member}`, keyword: 'false schema' }, `reference with ${member}=${JSON.stringify(value)}`);

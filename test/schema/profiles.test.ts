@@ -4,16 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import {
-  DEF_NAMES,
-  ENVELOPE_DEFS,
-  RECORD_DEFS,
-  anchorAt,
-  validateDef,
-  validateEnvelope,
-  validateRecord,
-  type SchemaIssue,
-} from '../../src/schema/validate.js';
+import { DEF_NAMES, ENVELOPE_DEFS, RECORD_DEFS, anchorAt, validateDef, validateEnvelope, validateRecord, type SchemaIssue } from '../../src/schema/validate.js';
 import { deriveInterop, isSchemaObject, resolvePointer, walkSchema, type SchemaNode } from '../../src/schema/profile.js';
 import * as vocab from '../../generated/types/index.js';
 import { REPO_ROOT, clone, envelopes, records, setAt, type Json } from './fixtures.js';
@@ -49,7 +40,7 @@ describe('U1: unknown members are a strict lint, ignored by interop', () => {
     });
   }
 
-  test('a lifecycle record carrying another kind\'s member: strict unevaluatedProperties, interop accepts', () => {
+  test("a lifecycle record carrying another kind's member: strict unevaluatedProperties, interop accepts", () => {
     const rec = records().observation!;
     setAt(rec, '/salience', 0.5);
     assert.deepEqual(only(validateRecord(rec, 'strict')), [['S13-authoring-strict', '/salience', 'unevaluatedProperties']]);
@@ -188,7 +179,10 @@ describe('discriminators', () => {
 });
 
 describe('interop derivation (src/schema/profile.ts)', () => {
-  for (const [name, strict] of [['envelope', ENVELOPE], ['lifecycle', LIFECYCLE]] as const) {
+  for (const [name, strict] of [
+    ['envelope', ENVELOPE],
+    ['lifecycle', LIFECYCLE],
+  ] as const) {
     test(`${name}: closures and closed vocabularies removed, nothing else moved`, () => {
       const interop = deriveInterop(strict);
       assert.notEqual(interop, strict);
@@ -225,7 +219,10 @@ describe('interop derivation (src/schema/profile.ts)', () => {
 
 describe('schema conventions', () => {
   test('$id, dialect and same-document refs', () => {
-    for (const [doc, file] of [[ENVELOPE, 'contextgraph-envelope.schema.json'], [LIFECYCLE, 'contextgraph-lifecycle-record.schema.json']] as const) {
+    for (const [doc, file] of [
+      [ENVELOPE, 'contextgraph-envelope.schema.json'],
+      [LIFECYCLE, 'contextgraph-lifecycle-record.schema.json'],
+    ] as const) {
       assert.equal(doc.$id, `https://contextgraphprotocol.org/schema/v1/${file}`);
       assert.equal(doc.$schema, 'https://json-schema.org/draft/2020-12/schema');
       walkSchema(doc, (node) => {
@@ -248,7 +245,10 @@ describe('schema conventions', () => {
     };
     const known = new Set([...ids(anchorsFile), ...ids(rulesFile), 'S2-wire-shape', 'S13-authoring-strict', 'S2.1-unknown-type']);
     const LIFECYCLE_PROFILE_IDS = new Set(['LC2', 'LD2', 'LX1']);
-    for (const [doc, profileIds] of [[ENVELOPE, new Set<string>()], [LIFECYCLE, LIFECYCLE_PROFILE_IDS]] as const) {
+    for (const [doc, profileIds] of [
+      [ENVELOPE, new Set<string>()],
+      [LIFECYCLE, LIFECYCLE_PROFILE_IDS],
+    ] as const) {
       walkSchema(doc, (node, pointer) => {
         if (!isSchemaObject(node) || typeof node['x-cgp-anchor'] !== 'string') return;
         const id = node['x-cgp-anchor'];
@@ -262,10 +262,10 @@ describe('schema conventions', () => {
     assert.deepEqual([...vocab.REPRESENTATIONS], ['full', 'compact', 'reference']);
     assert.deepEqual([...vocab.VERDICT_STATUSES], ['valid', 'stale', 'gone', 'unknown']);
     assert.deepEqual([...vocab.BASE_EGRESS_SCOPES], ['local-only', 'org-tenant', 'third-party-index', 'third-party-model']);
-    assert.deepEqual([...vocab.BASE_ERROR_CODES], [
-      'bad_request', 'unsupported_kind', 'unsupported_representation', 'incompatible_version',
-      'budget_unsatisfiable', 'unavailable', 'shutting_down', 'internal',
-    ]);
+    assert.deepEqual(
+      [...vocab.BASE_ERROR_CODES],
+      ['bad_request', 'unsupported_kind', 'unsupported_representation', 'incompatible_version', 'budget_unsatisfiable', 'unavailable', 'shutting_down', 'internal'],
+    );
     assert.deepEqual([...vocab.BASE_RELS], ['code.calls', 'code.imports', 'code.defines', 'code.references', 'doc.documents', 'episode.follows']);
     assert.equal(vocab.RECORD_KINDS.length, 12);
     assert.deepEqual([...vocab.LIFECYCLE_SCHEMA_VERSIONS], ['contextgraph/lifecycle/1.0', 'contextgraph/lifecycle/1.0-draft']);

@@ -185,10 +185,12 @@ describe('HttpConnection + serveHttp on 127.0.0.1', () => {
 
   it('methods other than POST get 405; a throwing handler gets a bare 500 (HttpStatusError)', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      http.get(server.url, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      }).on('error', reject);
+      http
+        .get(server.url, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        })
+        .on('error', reject);
     });
     assert.equal(status, 405);
     const c = new HttpConnection(server.url);
@@ -216,7 +218,10 @@ describe('HttpConnection + serveHttp on 127.0.0.1', () => {
   });
 
   it('refuses to bind a non-loopback address unless told to', async () => {
-    await assert.rejects(serveHttp(() => null, { host: '0.0.0.0' }), (e: unknown) => e instanceof InsecureTransportError && /^C7: refusing to bind/.test(e.message));
+    await assert.rejects(
+      serveHttp(() => null, { host: '0.0.0.0' }),
+      (e: unknown) => e instanceof InsecureTransportError && /^C7: refusing to bind/.test(e.message),
+    );
   });
 });
 
@@ -365,9 +370,23 @@ describe('TLS plumbing (ca + lookup) against a loopback https server', () => {
       execFileSync(
         'openssl',
         [
-          'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-          '-subj', '/CN=provider.example.test', '-addext', 'subjectAltName=DNS:provider.example.test',
-          '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:P-256',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=provider.example.test',
+          '-addext',
+          'subjectAltName=DNS:provider.example.test',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
         ],
         { stdio: 'ignore', timeout: 10_000 },
       );

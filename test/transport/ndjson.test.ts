@@ -14,11 +14,7 @@ import {
 } from '../../src/transport/index.js';
 
 // Three envelopes with 2-, 3- and 4-byte UTF-8 characters, so some split points fall inside a character.
-const LINES = [
-  '{"type":"query","goal":"café"}',
-  '{"type":"frames","frames":[],"note":"€ 5"}',
-  '{"type":"error","message":"clef 𝄞 ok"}',
-];
+const LINES = ['{"type":"query","goal":"café"}', '{"type":"frames","frames":[],"note":"€ 5"}', '{"type":"error","message":"clef 𝄞 ok"}'];
 const STREAM = Buffer.from(LINES.map((l) => `${l}\n`).join(''), 'utf8');
 
 function splitAll(chunks: Buffer[]): string[] {
@@ -159,7 +155,7 @@ describe('LineSplitter framing', () => {
   it('firstInvalidUtf8 agrees with the strict TextDecoder on random byte strings', () => {
     const strict = new TextDecoder('utf-8', { fatal: true });
     let seed = 0x9e3779b9;
-    const rnd = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 24);
+    const rnd = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 24;
     for (let n = 0; n < 20000; n++) {
       const len = 1 + (rnd() % 8);
       // Bias toward the interesting high range.

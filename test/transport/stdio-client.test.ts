@@ -239,7 +239,10 @@ describe('StdioConnection: correlation (H4)', () => {
     const c = await peer('reverse-stray', ['3']);
     const ids = ['p1', 'p2', 'p3'];
     const replies = await Promise.all(ids.map((id, n) => c.requestWithId({ type: 'query', id, n }, 5000)));
-    assert.deepEqual(replies.map((r) => r.id), ids);
+    assert.deepEqual(
+      replies.map((r) => r.id),
+      ids,
+    );
     assert.equal(c.queued, 1);
     await assert.rejects(c.next(1000), NotAnEnvelopeError);
   });

@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import {
-  InvalidUtf8Error,
-  LineTooLongError,
-  StdioConnection,
-  serveStdio,
-  type LineInfo,
-  type StdioHandlerResult,
-  type TransportError,
-} from '../../src/transport/index.js';
+import { InvalidUtf8Error, LineTooLongError, StdioConnection, serveStdio, type LineInfo, type StdioHandlerResult, type TransportError } from '../../src/transport/index.js';
 import { NODE, REPO_ROOT } from './helpers.js';
 
 function collect(stream: PassThrough): () => string[] {

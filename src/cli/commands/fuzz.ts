@@ -9,7 +9,6 @@ import type { Command } from 'commander';
 import { EXIT_HARNESS_ERROR, EXIT_MUST_FAILED, EXIT_NEVER_ANSWERED, EXIT_OK, EXIT_USAGE, exitCodesHelp } from '../../conformance/run/exit-codes.js';
 import { DEFAULT_FUZZ_MAX_LINE_BYTES, runFuzz, type FuzzRunResult, type FuzzTarget } from '../../conformance/fuzz/index.js';
 
-
 export class FuzzUsageError extends Error {}
 
 interface FuzzCliOptions {
@@ -61,8 +60,14 @@ function mib(bytes: number): string {
 export function textSummary(r: FuzzRunResult): string {
   const out: string[] = [];
   out.push(`cgp-conformance fuzz — seed ${r.seed}`);
-  out.push(`  cases ${r.cases}, inputs ${r.inputs}, lines ${r.linesSent}, ${mib(r.bytesSent)} sent, ${r.sessions} session(s), ${(r.elapsedMs / 1000).toFixed(1)} s${r.budgetExhausted ? ' (time budget reached)' : ''}`);
-  out.push(`  inputs per area: ${Object.entries(r.perArea).map(([a, n]) => `${a} ${n}`).join(', ')}`);
+  out.push(
+    `  cases ${r.cases}, inputs ${r.inputs}, lines ${r.linesSent}, ${mib(r.bytesSent)} sent, ${r.sessions} session(s), ${(r.elapsedMs / 1000).toFixed(1)} s${r.budgetExhausted ? ' (time budget reached)' : ''}`,
+  );
+  out.push(
+    `  inputs per area: ${Object.entries(r.perArea)
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', ')}`,
+  );
   out.push(`  harness peak RSS ${mib(r.peakRssBytes)}`);
   if (r.handshakeFailure) out.push(`  no fuzzing: ${r.handshakeFailure.message}`);
   if (r.finding) {
@@ -96,7 +101,10 @@ export function registerFuzzCommand(program: Command): void {
     .option('--out <dir>', 'where transcripts go (default $CGP_REPORTS_DIR or ./cgp-reports)')
     .option('--reports-dir <dir>', 'alias of --out')
     .option('--json', 'write only a JSON summary to stdout')
-    .addHelpText('after', exitCodesHelp({ [EXIT_OK]: 'no finding', [EXIT_MUST_FAILED]: 'a finding (crash, hang, wrong id or non-envelope reply), shrunk to a replayable transcript', [EXIT_USAGE]: 'usage error' }))
+    .addHelpText(
+      'after',
+      exitCodesHelp({ [EXIT_OK]: 'no finding', [EXIT_MUST_FAILED]: 'a finding (crash, hang, wrong id or non-envelope reply), shrunk to a replayable transcript', [EXIT_USAGE]: 'usage error' }),
+    )
     .action(async (words: string[], opts: FuzzCliOptions) => {
       let target: FuzzTarget;
       let runs: number, seed: number, timeout: number, shrink: number, maxLine: number, budget: number | undefined;
@@ -115,7 +123,9 @@ export function registerFuzzCommand(program: Command): void {
         return;
       }
       const outDir = reportsDirOf(opts);
-      process.stderr.write(`fuzz: seed ${seed}, ${runs} cases${budget !== undefined ? `, time budget ${budget} s` : ''}, target ${target.kind === 'http' ? target.url : [target.command, ...target.args].join(' ')}\n`);
+      process.stderr.write(
+        `fuzz: seed ${seed}, ${runs} cases${budget !== undefined ? `, time budget ${budget} s` : ''}, target ${target.kind === 'http' ? target.url : [target.command, ...target.args].join(' ')}\n`,
+      );
       let result: FuzzRunResult;
       try {
         result = await runFuzz({
@@ -132,7 +142,7 @@ export function registerFuzzCommand(program: Command): void {
           progress: (line) => process.stderr.write(`${line}\n`),
         });
       } catch (err) {
-        process.stderr.write(`cgp-conformance fuzz: harness error (inconclusive): ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+        process.stderr.write(`cgp-conformance fuzz: harness error (inconclusive): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
         process.exitCode = EXIT_HARNESS_ERROR;
         return;
       }
@@ -143,7 +153,20 @@ export function registerFuzzCommand(program: Command): void {
           ...rest,
           exit_code: code,
           findings: finding ? 1 : 0,
-          ...(finding ? { finding: { ...finding.finding, failed_case: finding.failedCase, lines: finding.lines, shrink_steps: finding.shrinkSteps, transcript: finding.transcriptPath, metadata: finding.metadataPath, reproduced: finding.reproduced, replay: finding.replayCommand } } : {}),
+          ...(finding
+            ? {
+                finding: {
+                  ...finding.finding,
+                  failed_case: finding.failedCase,
+                  lines: finding.lines,
+                  shrink_steps: finding.shrinkSteps,
+                  transcript: finding.transcriptPath,
+                  metadata: finding.metadataPath,
+                  reproduced: finding.reproduced,
+                  replay: finding.replayCommand,
+                },
+              }
+            : {}),
         };
         process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       } else {

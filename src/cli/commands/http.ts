@@ -10,10 +10,6 @@ export function registerHttpCommand(program: Command): void {
     .description('run the provider conformance suite against an HTTP provider')
     .argument('<url>', 'the provider endpoint (http://127.0.0.1:<port>/ on loopback, else https://)');
   addProviderTargetOptions(addCommonSuiteOptions(cmd, 'provider-http')).action(async (url: string, opts: CommonSuiteOptions & ProviderTargetOptions) => {
-    await runSuiteCommand(
-      'http',
-      (common) => ({ side: 'provider', target: { kind: 'http', url }, reportName: opts.reportName ?? 'provider-http', progress: process.stderr, ...common }),
-      opts,
-    );
+    await runSuiteCommand('http', (common) => ({ side: 'provider', target: { kind: 'http', url }, reportName: opts.reportName ?? 'provider-http', progress: process.stderr, ...common }), opts);
   });
 }

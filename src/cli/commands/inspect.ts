@@ -55,7 +55,13 @@ export function registerInspectCommand(program: Command): void {
           process.exitCode = await serveInspector({ target, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
           return;
         }
-        const kinds = opts.kinds === undefined ? [] : opts.kinds.split(',').map((k) => k.trim()).filter((k) => k !== '');
+        const kinds =
+          opts.kinds === undefined
+            ? []
+            : opts.kinds
+                .split(',')
+                .map((k) => k.trim())
+                .filter((k) => k !== '');
         const result = await inspect({ target, goal: opts.query, kinds, maxTokens, maxFrames, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
         process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : renderInspection(result));
         process.exitCode = result.exit_code;

@@ -14,7 +14,10 @@ export function registerReplayCommand(program: Command): void {
     .argument('<file>', 'an NDJSON transcript written by `cgp-conformance fuzz`')
     .argument('<target...>', 'the provider command line (after `--`) or its http(s):// URL')
     .option('--timeout <ms>', 'how long the final query may take (default 10000)')
-    .addHelpText('after', exitCodesHelp({ [EXIT_OK]: 'not reproduced: the final query was answered', [EXIT_MUST_FAILED]: 'the finding reproduces', [EXIT_USAGE]: 'usage error or an unreadable transcript' }))
+    .addHelpText(
+      'after',
+      exitCodesHelp({ [EXIT_OK]: 'not reproduced: the final query was answered', [EXIT_MUST_FAILED]: 'the finding reproduces', [EXIT_USAGE]: 'usage error or an unreadable transcript' }),
+    )
     .action(async (file: string, words: string[], opts: { timeout?: string }) => {
       let target: FuzzTarget;
       let timeout: number;

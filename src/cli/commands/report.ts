@@ -24,11 +24,11 @@ export function registerReportCommand(program: Command): void {
   program
     .command('report')
     .description('rebuild coverage.{json,md,html} and badge.svg from the message files of earlier runs')
-    .requiredOption('--messages <file...>', 'a run\'s <name>.messages.ndjson (repeat, or list several, to merge runs)')
+    .requiredOption('--messages <file...>', "a run's <name>.messages.ndjson (repeat, or list several, to merge runs)")
     .option('--out <dir>', 'where the coverage files go (default $CGP_REPORTS_DIR, else ./cgp-reports)')
     .option('--reports-dir <dir>', 'alias of --out')
     .option('--target <name>', 'how the report names the target (default: the side)')
-    .option('--side <side>', 'provider, host, both or auto (from the scenarios\' tags)', 'auto')
+    .option('--side <side>', "provider, host, both or auto (from the scenarios' tags)", 'auto')
     .option('--bug-report <dir>', 'also write one Markdown bug report per failed or warned id into this directory')
     .addHelpText('after', '\nExit codes: 0 conformant · 1 a MUST failed or an applicable anchor has no passing witness · 2 usage error or unreadable message file')
     .action(async (opts: ReportCliOptions) => {

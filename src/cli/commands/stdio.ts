@@ -13,7 +13,7 @@ export function registerStdioCommand(program: Command): void {
     .command('stdio')
     .description('run the provider conformance suite against a stdio provider: cgp-conformance stdio [options] -- <command> [args...]')
     .argument('<command>', 'the provider program (spawned once per fresh connection)')
-    .argument('[args...]', 'its arguments (after `--`, or after the command: options there are the provider\'s)')
+    .argument('[args...]', "its arguments (after `--`, or after the command: options there are the provider's)")
     .option('--shutdown-grace <ms>', 'how long the provider has to exit after shutdown (default 2000)')
     // options after the provider command belong to the provider; before it, an unknown option is a usage error
     .passThroughOptions();

@@ -137,7 +137,11 @@ export function nearestIds(id: string, n = 5): string[] {
     .map((x) => x.id);
 }
 
-const indent = (text: string, by = '    '): string => text.split('\n').map((l) => `${by}${l}`).join('\n');
+const indent = (text: string, by = '    '): string =>
+  text
+    .split('\n')
+    .map((l) => `${by}${l}`)
+    .join('\n');
 
 export function renderExplanation(e: Explanation): string {
   const out: string[] = [];

@@ -83,9 +83,7 @@ const hostileId = fc.oneof(
   fc.nat({ max: 1_000_000 }).map((n) => `${FUZZ_ID_PREFIX}${n}`),
   word.filter((s) => !s.startsWith('fuzz-probe-')),
 );
-const timestamp = fc
-  .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
-  .map((d) => d.toISOString().replace('.000Z', 'Z'));
+const timestamp = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().replace('.000Z', 'Z'));
 
 const validQueryBody = fc.record(
   {
@@ -102,17 +100,12 @@ const validQueryBody = fc.record(
 );
 
 const digest = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `sha256:${Buffer.from(b).toString('hex')}`);
-const frameIdentity = fc.record(
-  { provider_id: fc.oneof(fc.constant('example-docs'), word), frame_id: word, content_digest: digest },
-  { requiredKeys: ['provider_id', 'frame_id'] },
-);
+const frameIdentity = fc.record({ provider_id: fc.oneof(fc.constant('example-docs'), word), frame_id: word, content_digest: digest }, { requiredKeys: ['provider_id', 'frame_id'] });
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const validQuery = fc.tuple(hostileId, validQueryBody).map(([id, query]) => ({ type: 'query', id, query }) as Json);
-const validVerify = fc
-  .tuple(hostileId, fc.array(frameIdentity, { minLength: 0, maxLength: 4 }))
-  .map(([id, frames]) => ({ type: 'verify', id, request: { frames } }) as Json);
+const validVerify = fc.tuple(hostileId, fc.array(frameIdentity, { minLength: 0, maxLength: 4 })).map(([id, frames]) => ({ type: 'verify', id, request: { frames } }) as Json);
 const validHandshake = fc
   .constantFrom('contextgraph/1.0', 'contextgraph/1.1', 'contextgraph/1.0-draft', 'contextgraph/2.0', 'contextgraph/0.9', 'contextgraph/')
   .map((v) => ({ type: 'handshake', protocol_version: v }) as Json);
@@ -194,7 +187,9 @@ function wrongValue(allowed: readonly JsonType[]): fc.Arbitrary<Json> {
 }
 
 const text = (t: string): LineSpec => ({ text: t });
-const one = (area: Area) => (line: LineSpec): FuzzInput => ({ area, lines: [line] });
+const one =
+  (area: Area) =>
+  (line: LineSpec): FuzzInput => ({ area, lines: [line] });
 
 // ── the areas ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -241,15 +236,46 @@ const deepNesting = fc
   .map(([depth, where]): LineSpec => {
     switch (where) {
       case 'array':
-        return { repeat: [['[', depth], [']', depth]] };
+        return {
+          repeat: [
+            ['[', depth],
+            [']', depth],
+          ],
+        };
       case 'object':
-        return { repeat: [['{"type":"query","a":', 1], ['{"a":', depth], ['1', 1], ['}', depth + 1]] };
+        return {
+          repeat: [
+            ['{"type":"query","a":', 1],
+            ['{"a":', depth],
+            ['1', 1],
+            ['}', depth + 1],
+          ],
+        };
       case 'in-query':
-        return { repeat: [['{"type":"query","id":"fz-deep","query":{"goal":"deep","max_frames":1,"max_tokens":100,"anchors":', 1], ['[', depth], [']', depth], ['}}', 1]] };
+        return {
+          repeat: [
+            ['{"type":"query","id":"fz-deep","query":{"goal":"deep","max_frames":1,"max_tokens":100,"anchors":', 1],
+            ['[', depth],
+            [']', depth],
+            ['}}', 1],
+          ],
+        };
       case 'in-id':
-        return { repeat: [['{"type":"query","id":', 1], ['[', depth], [']', depth], [',"query":{"goal":"g","max_frames":1,"max_tokens":1}}', 1]] };
+        return {
+          repeat: [
+            ['{"type":"query","id":', 1],
+            ['[', depth],
+            [']', depth],
+            [',"query":{"goal":"g","max_frames":1,"max_tokens":1}}', 1],
+          ],
+        };
       default:
-        return { repeat: [['{"type":"verify","request":{"frames":', 1], ['[', depth]] };
+        return {
+          repeat: [
+            ['{"type":"verify","request":{"frames":', 1],
+            ['[', depth],
+          ],
+        };
     }
   })
   .map(one('deep-nesting'));
@@ -322,7 +348,9 @@ const loneSurrogates = fc
         return text(`{"type":"verify","id":"fz-sur","request":{"frames":[{"provider_id":"${s}","frame_id":"${s}"}]}}`);
       default:
         // A surrogate encoded as UTF-8 bytes (CESU-8 / WTF-8): ill-formed UTF-8 on the wire.
-        return { hex: Buffer.concat([Buffer.from('{"type":"query","id":"fz-sur","query":{"goal":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","max_frames":1,"max_tokens":1}}')]).toString('hex') };
+        return {
+          hex: Buffer.concat([Buffer.from('{"type":"query","id":"fz-sur","query":{"goal":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","max_frames":1,"max_tokens":1}}')]).toString('hex'),
+        };
     }
   })
   .map(one('lone-surrogates'));
@@ -370,10 +398,22 @@ function oversizeLine(maxLineBytes: number): fc.Arbitrary<FuzzInput> {
       if (how === 'filler') return { repeat: [['a', maxLineBytes + extra]] };
       if (how === 'string-member') {
         const head = '{"type":"query","id":"fz-big","query":{"goal":"';
-        return { repeat: [[head, 1], ['x', maxLineBytes + extra], ['","max_frames":1,"max_tokens":1}}', 1]] };
+        return {
+          repeat: [
+            [head, 1],
+            ['x', maxLineBytes + extra],
+            ['","max_frames":1,"max_tokens":1}}', 1],
+          ],
+        };
       }
       // Valid but large (1 MiB goal, well under any sensible cap).
-      return { repeat: [['{"type":"query","id":"fz-big","query":{"goal":"', 1], ['y', 1_048_576 + extra], ['","max_frames":1,"max_tokens":1}}', 1]] };
+      return {
+        repeat: [
+          ['{"type":"query","id":"fz-big","query":{"goal":"', 1],
+          ['y', 1_048_576 + extra],
+          ['","max_frames":1,"max_tokens":1}}', 1],
+        ],
+      };
     })
     .map(one('oversize-line'));
 }
@@ -411,16 +451,14 @@ const extremeQuery = fc
   })
   .map(one('extreme-query'));
 
-const pipelinedBurst = fc
-  .array(validRequest, { minLength: 2, maxLength: 64 })
-  .map((envs): FuzzInput => ({
-    area: 'pipelined-burst',
-    lines: envs.map((e, i) => {
-      const env = e as { [k: string]: Json };
-      if (typeof env.id === 'string') env.id = `${env.id}#${i}`;
-      return text(JSON.stringify(env));
-    }),
-  }));
+const pipelinedBurst = fc.array(validRequest, { minLength: 2, maxLength: 64 }).map((envs): FuzzInput => ({
+  area: 'pipelined-burst',
+  lines: envs.map((e, i) => {
+    const env = e as { [k: string]: Json };
+    if (typeof env.id === 'string') env.id = `${env.id}#${i}`;
+    return text(JSON.stringify(env));
+  }),
+}));
 
 // ── assembly ────────────────────────────────────────────────────────────────────────────────────────
 

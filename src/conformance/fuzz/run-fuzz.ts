@@ -241,10 +241,7 @@ export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
   return result;
 }
 
-export type ReplayOutcome =
-  | { kind: 'finding'; finding: Finding }
-  | { kind: 'answered' }
-  | { kind: 'handshake-failed'; message: string; neverAnswered: boolean };
+export type ReplayOutcome = { kind: 'finding'; finding: Finding } | { kind: 'answered' } | { kind: 'handshake-failed'; message: string; neverAnswered: boolean };
 
 /** Send a transcript to a fresh session: handshake line, every hostile line, then the probe. */
 export async function replayLines(target: FuzzTarget, opts: SessionOptions, lines: TranscriptLines): Promise<ReplayOutcome> {

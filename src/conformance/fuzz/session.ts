@@ -252,7 +252,11 @@ function judgeReply(env: RawEnvelope, probeId: string, correlation: boolean, sen
   const id = env.id;
   if (id === probeId) {
     if (env.type === 'frames' || env.type === 'error') return 'answered';
-    return { kind: 'wrong-reply', anchor: 'S2-wire-shape', message: `S2-wire-shape violated: the query ${JSON.stringify(probeId)} was answered by a "${env.type}" envelope (a query is answered by frames or error): ${describeEnvelope(env)}` };
+    return {
+      kind: 'wrong-reply',
+      anchor: 'S2-wire-shape',
+      message: `S2-wire-shape violated: the query ${JSON.stringify(probeId)} was answered by a "${env.type}" envelope (a query is answered by frames or error): ${describeEnvelope(env)}`,
+    };
   }
   if (!correlation) {
     // Without declared correlation there is no id to match (S3.2): the first frames/error after the probe counts.
@@ -262,7 +266,11 @@ function judgeReply(env: RawEnvelope, probeId: string, correlation: boolean, sen
     return { kind: 'wrong-id', anchor: 'H4', message: `H4 violated: a "${env.type}" reply carries id ${JSON.stringify(id)}, which no request of this session carried: ${describeEnvelope(env)}` };
   }
   if ((id === undefined || id === null) && env.type === 'frames' && !sent.idlessQuery) {
-    return { kind: 'missing-id', anchor: 'H4', message: `H4 violated: a frames reply carries no id although every query sent carried one (the probe was ${JSON.stringify(probeId)}): ${describeEnvelope(env)}` };
+    return {
+      kind: 'missing-id',
+      anchor: 'H4',
+      message: `H4 violated: a frames reply carries no id although every query sent carried one (the probe was ${JSON.stringify(probeId)}): ${describeEnvelope(env)}`,
+    };
   }
   return 'other';
 }
@@ -337,7 +345,11 @@ class HttpSession implements FuzzSession {
         : { kind: 'wrong-id', anchor: 'H4', message: `H4 violated: the answer to ${JSON.stringify(probeId)} carries id ${JSON.stringify(reply.id)}: ${describeEnvelope(reply)}` };
     }
     if (reply.type !== 'frames' && reply.type !== 'error') {
-      return { kind: 'wrong-reply', anchor: 'S2-wire-shape', message: `S2-wire-shape violated: the query ${JSON.stringify(probeId)} was answered by a "${reply.type}" envelope: ${describeEnvelope(reply)}` };
+      return {
+        kind: 'wrong-reply',
+        anchor: 'S2-wire-shape',
+        message: `S2-wire-shape violated: the query ${JSON.stringify(probeId)} was answered by a "${reply.type}" envelope: ${describeEnvelope(reply)}`,
+      };
     }
     return null;
   }

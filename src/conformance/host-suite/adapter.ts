@@ -63,8 +63,7 @@ export function createBundledHost(options: HostUnderTestOptions): HostUnderTest 
         skipped: r.skipped.map((s) => ({ ...s, provider: s.routingId })),
       };
     },
-    verify: (routingId, held) =>
-      verifyHeld(held, (request, id) => host.sendVerify(routingId, request, id), { provider: host.connection(routingId).descriptor }),
+    verify: (routingId, held) => verifyHeld(held, (request, id) => host.sendVerify(routingId, request, id), { provider: host.connection(routingId).descriptor }),
     // F13: the inclusion proof kept for a frame, on its block (the contract's member), beside the frame record
     compose: (answers, opts) => {
       const composed = composeForPrompt(answers, opts);

@@ -37,9 +37,7 @@ export function hostSuiteConfig(parameters: { host?: HostRunParameters } = {}): 
     return Promise.reject(new Error('give one host under test: CGP_HOST (an adapter module) or CGP_HOST_CMD (a controlled process), not both'));
   }
   const loaded =
-    p.hostCommand !== undefined
-      ? Promise.resolve({ factory: controlledHostFactory(p.hostCommand), description: `controlled host process: ${p.hostCommand}` })
-      : loadHostFactory(p.hostModule);
+    p.hostCommand !== undefined ? Promise.resolve({ factory: controlledHostFactory(p.hostCommand), description: `controlled host process: ${p.hostCommand}` }) : loadHostFactory(p.hostModule);
   const config = loaded.then(({ factory, description }) => ({
     factory,
     description,
@@ -77,7 +75,9 @@ export async function preflightHost(p: HostRunParameters): Promise<void> {
     });
     await host.close();
   } catch (err) {
-    throw new ConfigError(`the host process ${JSON.stringify(p.hostCommand)} could not be started and initialised: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.split('\n')[0]!);
+    throw new ConfigError(
+      `the host process ${JSON.stringify(p.hostCommand)} could not be started and initialised: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`.split('\n')[0]!,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -194,7 +194,6 @@ export class HostScenario {
     return readNdjsonFile(this.provider(label).recordPath);
   }
 
-
   async dispose(): Promise<void> {
     try {
       await this.#host?.close();

@@ -157,7 +157,11 @@ function yesNo(v: boolean | null): string {
 
 function table(head: string[], rows: string[][]): string[] {
   const width = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
-  const line = (cells: string[]) => cells.map((c, i) => (c.length > width[i]! ? `${c.slice(0, width[i]! - 1)}…` : c.padEnd(width[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (c.length > width[i]! ? `${c.slice(0, width[i]! - 1)}…` : c.padEnd(width[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(width.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
@@ -183,7 +187,11 @@ export function renderInspection(i: Inspection): string {
   }
   if (i.query) out.push('', `query: ${JSON.stringify(i.query)}`);
   if (i.frames) {
-    out.push('', `frames reply (${i.query_ms} ms): ${i.frames.length} frame(s)${i.reply?.result && Object.keys(i.reply.result).length > 0 ? `; ${resultSummary(i.reply.result as JsonObject)}` : ''}`, '');
+    out.push(
+      '',
+      `frames reply (${i.query_ms} ms): ${i.frames.length} frame(s)${i.reply?.result && Object.keys(i.reply.result).length > 0 ? `; ${resultSummary(i.reply.result as JsonObject)}` : ''}`,
+      '',
+    );
     const total = i.frames.reduce((n, f) => n + (typeof f.token_cost === 'number' ? f.token_cost : 0), 0);
     out.push(
       ...table(

@@ -25,7 +25,11 @@ const CELL_OF: Record<EntryStatus, CellStatus> = {
 export function matrixRows(): Row[] {
   const cat = loadCatalogue();
   const all = [...cat.anchors, ...cat.rules];
-  const key = (s: string) => s.split('.').map((p) => p.replace(/[^0-9]/g, '').padStart(4, '0')).join('.');
+  const key = (s: string) =>
+    s
+      .split('.')
+      .map((p) => p.replace(/[^0-9]/g, '').padStart(4, '0'))
+      .join('.');
   return all
     .map((e, i) => ({ e, i }))
     .sort((a, b) => (key(a.e.section) < key(b.e.section) ? -1 : key(a.e.section) > key(b.e.section) ? 1 : a.i - b.i))
@@ -57,7 +61,12 @@ function knownFailures(report: Record<string, unknown> | undefined): Map<string,
 }
 
 function lastLines(text: string, n: number): string {
-  return text.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '').slice(-n).join('\n');
+  return text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l !== '')
+    .slice(-n)
+    .join('\n');
 }
 
 function outcomeOf(run: ColumnRun): { outcome: ColumnOutcome; reason?: string } {
@@ -65,7 +74,8 @@ function outcomeOf(run: ColumnRun): { outcome: ColumnOutcome; reason?: string } 
   if (run.startFailure !== undefined) return { outcome: 'not-started', reason: run.startFailure };
   if (run.timedOut) return { outcome: 'hung', reason: `no result within ${ms} ms (run_timeout_ms): the run was stopped` };
   const r = run.report;
-  if (r !== undefined && r.never_answered === true) return { outcome: 'never-answered', reason: `the target never answered the handshake: ${typeof r.reason === 'string' ? r.reason : 'no reason recorded'}` };
+  if (r !== undefined && r.never_answered === true)
+    return { outcome: 'never-answered', reason: `the target never answered the handshake: ${typeof r.reason === 'string' ? r.reason : 'no reason recorded'}` };
   if (r !== undefined && messagesPathOf(run) !== undefined && (run.exitCode === 0 || run.exitCode === 1 || run.exitCode === 4)) return { outcome: 'completed' };
   if (run.exitCode === 2) return { outcome: 'not-started', reason: `exit status 2 (usage or configuration error): ${lastLines(run.stderrTail, 3) || 'no message'}` };
   const how = run.signal !== null ? `signal ${run.signal}` : `exit status ${run.exitCode}`;
@@ -116,7 +126,7 @@ export function buildColumn(run: ColumnRun, siteDir: string, rows: readonly Row[
       const status: CellStatus = e ? CELL_OF[e.status] : 'unverified';
       const cell: Cell = { status };
       if ((status === 'not-applicable' || status === 'unverified') && e?.reason) cell.reason = e.reason;
-      if (status === 'unverified' && cell.reason === undefined) cell.reason = 'applicable, and no scenario passed on it (see the run\'s report)';
+      if (status === 'unverified' && cell.reason === undefined) cell.reason = "applicable, and no scenario passed on it (see the run's report)";
       if (status === 'failed' || status === 'warning') {
         const severity = status === 'failed' ? 'error' : 'warning';
         const mine: CellFinding[] = findings

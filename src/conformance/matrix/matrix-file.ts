@@ -52,7 +52,7 @@ interface RawFile {
   implementations: RawEntry[];
 }
 
-let validator: ((doc: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null } | undefined;
+let validator: (((doc: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null }) | undefined;
 
 function validate(doc: unknown): string | undefined {
   if (validator === undefined) {
@@ -63,7 +63,12 @@ function validate(doc: unknown): string | undefined {
   const e = validator.errors?.[0];
   if (!e) return 'does not match schema/matrix/matrix-file.schema.json';
   const where = e.instancePath === '' ? 'the document' : e.instancePath.replace(/^\/implementations\/(\d+)/, (_m, i: string) => `implementation ${Number(i) + 1}`);
-  const extra = e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})` : '';
+  const extra =
+    e.params && 'additionalProperty' in e.params
+      ? ` (${String(e.params.additionalProperty)})`
+      : e.params && 'allowedValues' in e.params
+        ? ` (${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})`
+        : '';
   return `${where}: ${e.message ?? 'is not valid'}${extra}`;
 }
 
@@ -74,7 +79,10 @@ export function commandWords(c: string | string[]): string[] {
 
 /** A column's directory name: the name in lower case, runs of anything but [a-z0-9] as one `-`. */
 export function slugOf(name: string): string {
-  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return s === '' ? 'implementation' : s.slice(0, 60);
 }
 
@@ -120,11 +128,15 @@ export function readMatrixFile(path: string): MatrixFile {
     const at = (p: string) => (isAbsolute(fill(p, pkg)) ? fill(p, pkg) : resolve(base, fill(p, pkg)));
     const words = (c: string | string[]) => commandWords(c).map((w) => fill(w, pkg));
     const reach: Reach =
-      way === 'stdio' ? { kind: 'stdio', command: words(e.stdio!) }
-      : way === 'url' ? { kind: 'url', url: fill(e.url!, pkg), ...(e.start !== undefined ? { start: words(e.start) } : {}) }
-      : way === 'cmd' ? { kind: 'host-cmd', cmd: fill(e.cmd!, pkg) }
-      : way === 'adapter' ? { kind: 'adapter', adapter: at(e.adapter!) }
-      : { kind: 'bundled', ...(e.misbehave !== undefined ? { misbehave: e.misbehave } : {}) };
+      way === 'stdio'
+        ? { kind: 'stdio', command: words(e.stdio!) }
+        : way === 'url'
+          ? { kind: 'url', url: fill(e.url!, pkg), ...(e.start !== undefined ? { start: words(e.start) } : {}) }
+          : way === 'cmd'
+            ? { kind: 'host-cmd', cmd: fill(e.cmd!, pkg) }
+            : way === 'adapter'
+              ? { kind: 'adapter', adapter: at(e.adapter!) }
+              : { kind: 'bundled', ...(e.misbehave !== undefined ? { misbehave: e.misbehave } : {}) };
     if (reach.kind === 'url' && reach.url.includes('${PORT}') !== (reach.start?.some((w) => w.includes('${PORT}')) ?? false)) {
       throw new MatrixFileError(`${where}: \${PORT} must appear in both url and start (the port is chosen for the run)`);
     }

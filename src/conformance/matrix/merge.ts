@@ -14,7 +14,7 @@ import { writeSite } from './site.js';
 import type { MatrixDoc } from './types.js';
 
 export function mergeShards(dirs: readonly string[], outDir: string, previous?: MatrixDoc): MatrixResult {
-  if (dirs.length === 0) throw new ConfigError('matrix merge: give the shards\' directories');
+  if (dirs.length === 0) throw new ConfigError("matrix merge: give the shards' directories");
   const shards = dirs.map((d) => {
     const p = join(d, 'matrix.json');
     if (!existsSync(p)) throw new ConfigError(`${d}: no matrix.json (not the --out directory of a matrix run)`);

@@ -126,7 +126,11 @@ function panel(c: Column, row: Row, cell: Cell, evidence: readonly EvidenceFindi
     out.push(`<p class="note"><code>${esc(f.scenario.uri)}:${f.scenario.line}</code> ${esc(f.scenario.name)}</p>`);
     out.push(`<pre class="message">${esc(f.message)}</pre>`);
     const lines = f.evidence ?? [];
-    out.push(lines.length > 0 ? `<div class="transcript"><b>Wire transcript</b> (${lines.length} line${lines.length === 1 ? '' : 's'})${wireTable(lines)}</div>` : '<p class="note">No wire lines were recorded for this finding.</p>');
+    out.push(
+      lines.length > 0
+        ? `<div class="transcript"><b>Wire transcript</b> (${lines.length} line${lines.length === 1 ? '' : 's'})${wireTable(lines)}</div>`
+        : '<p class="note">No wire lines were recorded for this finding.</p>',
+    );
     out.push('</div>');
   }
   if (shown.length === 0) for (const f of cell.findings ?? []) out.push(`<div class="finding"><pre class="message">${esc(f.message)}</pre></div>`);
@@ -176,14 +180,21 @@ export function renderPage(doc: MatrixDoc, evidenceOf: EvidenceOf): string {
   out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">');
   out.push('<title>CGP conformance matrix</title>', `<style>${STYLE}</style>`, '</head>', '<body>');
   out.push('<h1>CGP conformance matrix</h1>');
-  out.push(`<p class="note">${cols.length} implementation${cols.length === 1 ? '' : 's'} · ${doc.rows.length} anchors and rules · protocol <code>${esc(doc.protocol_version)}</code> · cgp-conformance ${esc(doc.tool_version)} · generated ${esc(doc.generated_at)} · <a href="matrix.json">matrix.json</a> · <a href="summary.md">summary.md</a></p>`);
+  out.push(
+    `<p class="note">${cols.length} implementation${cols.length === 1 ? '' : 's'} · ${doc.rows.length} anchors and rules · protocol <code>${esc(doc.protocol_version)}</code> · cgp-conformance ${esc(doc.tool_version)} · generated ${esc(doc.generated_at)} · <a href="matrix.json">matrix.json</a> · <a href="summary.md">summary.md</a></p>`,
+  );
   out.push(...changesSection(doc));
 
   out.push('<h2 id="implementations">Implementations</h2>');
-  out.push('<table class="impls"><thead><tr><th>implementation</th><th>side</th><th>language</th><th>version</th><th>run</th><th>MUSTs met</th><th>failed</th><th>warning</th><th>unverified</th><th>badge</th><th>files</th></tr></thead><tbody>');
+  out.push(
+    '<table class="impls"><thead><tr><th>implementation</th><th>side</th><th>language</th><th>version</th><th>run</th><th>MUSTs met</th><th>failed</th><th>warning</th><th>unverified</th><th>badge</th><th>files</th></tr></thead><tbody>',
+  );
   for (const c of cols) {
     const name = c.homepage !== undefined ? `<a href="${esc(c.homepage)}">${esc(c.name)}</a>` : esc(c.name);
-    const run = c.outcome === 'completed' ? esc(runText(c)) : `<span class="out-bad">${esc(runText(c))}</span><br><span class="note">${esc(c.reason ?? '')}</span>${c.stderr_tail ? `<details><summary>stderr</summary><pre>${esc(c.stderr_tail)}</pre></details>` : ''}`;
+    const run =
+      c.outcome === 'completed'
+        ? esc(runText(c))
+        : `<span class="out-bad">${esc(runText(c))}</span><br><span class="note">${esc(c.reason ?? '')}</span>${c.stderr_tail ? `<details><summary>stderr</summary><pre>${esc(c.stderr_tail)}</pre></details>` : ''}`;
     const files = [c.files.page ? `<a href="${esc(c.files.page)}">report</a>` : '', c.files.junit ? `<a href="${esc(c.files.junit)}">JUnit</a>` : ''].filter((x) => x).join(' · ') || '—';
     const n = (k: CellStatus) => (c.score === null ? '—' : String(c.totals[k]));
     out.push(
@@ -201,7 +212,10 @@ export function renderPage(doc: MatrixDoc, evidenceOf: EvidenceOf): string {
     '</form>',
   );
 
-  out.push('<h2 id="grid">The grid</h2>', '<p class="note">A cell opens what the run showed: a witnessed cell, the run\'s report at the id; any other cell, the finding, its wire transcript, or the reason.</p>');
+  out.push(
+    '<h2 id="grid">The grid</h2>',
+    '<p class="note">A cell opens what the run showed: a witnessed cell, the run\'s report at the id; any other cell, the finding, its wire transcript, or the reason.</p>',
+  );
   out.push('<table class="grid"><thead><tr><th>anchor / rule</th><th>level</th>');
   for (const c of cols) out.push(`<th class="impl" data-iside="${c.side}" scope="col">${esc(c.name)}<br><span class="note">${scoreText(c)}</span></th>`);
   out.push('</tr></thead><tbody>');
@@ -218,13 +232,17 @@ export function renderPage(doc: MatrixDoc, evidenceOf: EvidenceOf): string {
       const cell = c.cells[row.id] ?? { status: 'unverified' as const, reason: 'not in this run' };
       const tip = `${c.name} · ${row.id}: ${LABEL[cell.status]}${cell.reason ? ` — ${cell.reason}` : ''}${cell.known !== undefined ? ' (known failure)' : ''}`;
       const href = cell.status === 'witnessed' && c.files.page !== undefined ? `${c.files.page}#${row.id}` : `#${panelId(c.slug, row.id)}`;
-      out.push(`<td class="c s-${cell.status}" data-status="${cell.status}" data-iside="${c.side}"><a href="${esc(href)}" title="${esc(tip)}">${SHORT[cell.status]}${cell.known !== undefined ? '*' : ''}</a></td>`);
+      out.push(
+        `<td class="c s-${cell.status}" data-status="${cell.status}" data-iside="${c.side}"><a href="${esc(href)}" title="${esc(tip)}">${SHORT[cell.status]}${cell.known !== undefined ? '*' : ''}</a></td>`,
+      );
       if (href.startsWith('#')) panels.push(panel(c, row, cell, evidence.get(c.slug) ?? []));
     }
     out.push('</tr>');
   }
   out.push('</tbody></table>');
-  out.push('<p class="note">ok = witnessed · FAIL = a MUST failed (* known: in the implementation\'s baseline) · warn = a SHOULD not met · n/a = not applicable (the panel says why) · ? = unverified (applicable, no scenario passed on it; or the run did not complete)</p>');
+  out.push(
+    '<p class="note">ok = witnessed · FAIL = a MUST failed (* known: in the implementation\'s baseline) · warn = a SHOULD not met · n/a = not applicable (the panel says why) · ? = unverified (applicable, no scenario passed on it; or the run did not complete)</p>',
+  );
   out.push(...panels);
   out.push(`<script>${SCRIPT}</script>`, '</body>', '</html>', '');
   return out.join('\n');

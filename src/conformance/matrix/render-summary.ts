@@ -41,7 +41,9 @@ export function renderSummary(doc: MatrixDoc): string {
   }
   out.push('| implementation | side | version | MUSTs met | failed | warning | unverified | run |', '|---|---|---|---|---|---|---|---|');
   for (const c of doc.implementations) {
-    out.push(`| ${md(c.name)} | ${c.side} | ${md(c.version ?? '—')} | ${scoreText(c)} | ${c.score === null ? '—' : c.totals.failed} | ${c.score === null ? '—' : c.totals.warning} | ${c.score === null ? '—' : c.totals.unverified} | ${md(runText(c))} |`);
+    out.push(
+      `| ${md(c.name)} | ${c.side} | ${md(c.version ?? '—')} | ${scoreText(c)} | ${c.score === null ? '—' : c.totals.failed} | ${c.score === null ? '—' : c.totals.warning} | ${c.score === null ? '—' : c.totals.unverified} | ${md(runText(c))} |`,
+    );
   }
   const red = doc.implementations.filter((c) => c.totals.failed > 0 || c.outcome !== 'completed');
   if (red.length > 0) {
@@ -51,7 +53,9 @@ export function renderSummary(doc: MatrixDoc): string {
         out.push(`- ${md(c.name)}: ${md((c.reason ?? c.outcome).slice(0, 200))}`);
         continue;
       }
-      const ids = Object.entries(c.cells).filter(([, cell]) => cell.status === 'failed').map(([id, cell]) => (cell.known !== undefined ? `${id} (known)` : id));
+      const ids = Object.entries(c.cells)
+        .filter(([, cell]) => cell.status === 'failed')
+        .map(([id, cell]) => (cell.known !== undefined ? `${id} (known)` : id));
       out.push(`- ${md(c.name)}: ${ids.slice(0, MAX_IDS_PER_LINE).join(', ')}${ids.length > MAX_IDS_PER_LINE ? `, … (${ids.length} failed)` : ''}`);
     }
   }
@@ -62,7 +66,7 @@ export function renderSummary(doc: MatrixDoc): string {
 function textWidth(text: string): number {
   let w = 0;
   for (const ch of text) {
-    if ('il.,:;|!\'· '.includes(ch)) w += 4;
+    if ("il.,:;|!'· ".includes(ch)) w += 4;
     else if ('fjrt()/'.includes(ch)) w += 5;
     else if ('mwMW'.includes(ch)) w += 10;
     else if (/[A-Z0-9]/.test(ch)) w += 8;

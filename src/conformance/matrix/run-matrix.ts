@@ -65,7 +65,11 @@ export function defaultJobs(): number {
   return Math.max(1, availableParallelism());
 }
 
-export function matrixDoc(file: Pick<MatrixFile, 'path' | 'digest' | 'implementations'>, columns: readonly Column[], extra: { shard?: { index: number; count: number }; previous?: MatrixDoc } = {}): MatrixDoc {
+export function matrixDoc(
+  file: Pick<MatrixFile, 'path' | 'digest' | 'implementations'>,
+  columns: readonly Column[],
+  extra: { shard?: { index: number; count: number }; previous?: MatrixDoc } = {},
+): MatrixDoc {
   const doc: MatrixDoc = {
     matrix_version: 1,
     tool_version: toolVersion(),

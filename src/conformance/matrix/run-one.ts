@@ -42,8 +42,16 @@ export interface ColumnRun {
 const STDERR_TAIL = 4096;
 /** Variables that choose a target: the matrix sets them per entry, and never lets the caller's leak in. */
 const TARGET_ENV = [
-  'CGP_PROVIDER', 'CGP_PROVIDER_URL', 'CGP_MISBEHAVE', 'CGP_HOST', 'CGP_HOST_CMD', 'CGP_HOST_MISBEHAVE', 'CGP_REPORTS_DIR',
-  'CGP_PROVIDER_FILE_ROOTS', 'CGP_PROVIDER_RETIRED_IDS', 'CGP_SPAWN_AHEAD',
+  'CGP_PROVIDER',
+  'CGP_PROVIDER_URL',
+  'CGP_MISBEHAVE',
+  'CGP_HOST',
+  'CGP_HOST_CMD',
+  'CGP_HOST_MISBEHAVE',
+  'CGP_REPORTS_DIR',
+  'CGP_PROVIDER_FILE_ROOTS',
+  'CGP_PROVIDER_RETIRED_IDS',
+  'CGP_SPAWN_AHEAD',
 ];
 
 /** A free loopback port (the kernel's choice), for ${PORT}. */

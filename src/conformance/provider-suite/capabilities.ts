@@ -30,8 +30,7 @@ export const NEEDS: Readonly<Record<string, Need>> = {
   'needs-stdio': { byTarget: (c) => (c.target.kind === 'stdio' ? yes : no(`the target is reached over ${c.target.kind}, and this probe needs the stdio binding`)) },
   'needs-http': { byTarget: (c) => (c.target.kind === 'http' ? yes : no(`the target is reached over ${c.target.kind}, and this probe needs the HTTP binding`)) },
   'needs-in-process': {
-    byTarget: (c) =>
-      c.target.kind === 'in-process' ? yes : no(`the target is reached over a transport binding (${c.target.kind}); the rule concerns in-process providers only`),
+    byTarget: (c) => (c.target.kind === 'in-process' ? yes : no(`the target is reached over a transport binding (${c.target.kind}); the rule concerns in-process providers only`)),
   },
   'needs-correlation': { byAck: (a) => (caps(a).correlation === true ? yes : no('the target does not declare capabilities.correlation')) },
   'needs-graph': { byAck: (a) => (caps(a).graph === true ? yes : no('the target does not declare capabilities.graph')) },
@@ -49,7 +48,13 @@ export const NEEDS: Readonly<Record<string, Need>> = {
 /** The `needs-*` tags among a scenario's tags (without `@`). Unknown needs are a harness error. */
 export function needsOf(tags: readonly string[]): string[] {
   const needs = tags.map((t) => t.replace(/^@/, '')).filter((t) => t.startsWith('needs-'));
-  for (const n of needs) if (!(n in NEEDS)) throw new HarnessError(`unknown capability tag @${n}; known: ${Object.keys(NEEDS).map((k) => `@${k}`).join(', ')}`);
+  for (const n of needs)
+    if (!(n in NEEDS))
+      throw new HarnessError(
+        `unknown capability tag @${n}; known: ${Object.keys(NEEDS)
+          .map((k) => `@${k}`)
+          .join(', ')}`,
+      );
   return needs;
 }
 

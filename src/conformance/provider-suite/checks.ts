@@ -66,7 +66,7 @@ export const DEFAULT_UNWITNESSED: Readonly<Record<string, string>> = {
   P1: 'no full frame was served',
   P2: 'no compact frame was served',
   P3: 'no reference frame was served',
-  P4: 'no compact or reference frame was served (a full frame\'s cost is B3)',
+  P4: "no compact or reference frame was served (a full frame's cost is B3)",
   G1: 'no frame carried a relation',
   G2: 'no frame carried a relation',
   F1: 'no frame was served',
@@ -102,7 +102,11 @@ export function checkReply(reply: JsonObject, ctx: ReplyContext = {}): Evidence 
     count(ev, 'H4');
     if (reply.id !== ctx.requestId) {
       ev.findings.push(
-        violation('H4', '/id', `${reply.id === undefined ? `the ${reply.type} reply carries no id` : `${reply.type} reply carries id ${describeValue(reply.id)}`}; the request carried id ${JSON.stringify(ctx.requestId)}, which a provider declaring correlation MUST echo verbatim`),
+        violation(
+          'H4',
+          '/id',
+          `${reply.id === undefined ? `the ${reply.type} reply carries no id` : `${reply.type} reply carries id ${describeValue(reply.id)}`}; the request carried id ${JSON.stringify(ctx.requestId)}, which a provider declaring correlation MUST echo verbatim`,
+        ),
       );
     }
   }
@@ -183,7 +187,11 @@ function checkFramesResult(result: JsonObject, existing: readonly Finding[], ctx
       const advertised = ctx.advertised ?? ['full'];
       if (!advertised.includes(rep) && !(ctx.requested ?? []).includes(rep)) {
         ev.findings.push(
-          warning('P5', at(i, 'representation'), `${frameLabel(frame, at(i))} is served as ${JSON.stringify(rep)}, which capabilities.representations (${JSON.stringify(ctx.advertised ?? null)}) does not advertise; a host can only negotiate what is advertised`),
+          warning(
+            'P5',
+            at(i, 'representation'),
+            `${frameLabel(frame, at(i))} is served as ${JSON.stringify(rep)}, which capabilities.representations (${JSON.stringify(ctx.advertised ?? null)}) does not advertise; a host can only negotiate what is advertised`,
+          ),
         );
       }
     }
@@ -221,7 +229,11 @@ export function checkAckExtras(ack: JsonObject, target: TargetSpec): Evidence {
       }
       if (host !== undefined && !isLoopbackHost(host)) {
         ev.findings.push(
-          warning('C3', pointerJoin(at, 'egress'), `data_flow.egress is false, but the target is reached at non-loopback host ${host}: every query and frame crosses the network (C4 makes a host treat it as egress regardless)`),
+          warning(
+            'C3',
+            pointerJoin(at, 'egress'),
+            `data_flow.egress is false, but the target is reached at non-loopback host ${host}: every query and frame crosses the network (C4 makes a host treat it as egress regardless)`,
+          ),
         );
       }
     }
@@ -234,7 +246,11 @@ export function checkAckExtras(ack: JsonObject, target: TargetSpec): Evidence {
         const cls = classifyName(scope, BASE_EGRESS_SCOPES);
         if (cls !== 'base' && cls !== 'namespaced') {
           ev.findings.push(
-            warning('S4.1-egress-scopes', pointerJoin(at, 'egress_scopes', i), `egress scope ${describeValue(scope)} is neither in the vocabulary (${BASE_EGRESS_SCOPES.join(', ')}) nor a namespaced vendor:name scope`),
+            warning(
+              'S4.1-egress-scopes',
+              pointerJoin(at, 'egress_scopes', i),
+              `egress scope ${describeValue(scope)} is neither in the vocabulary (${BASE_EGRESS_SCOPES.join(', ')}) nor a namespaced vendor:name scope`,
+            ),
           );
         }
       });
@@ -290,11 +306,7 @@ export function checkLines(lines: readonly InboundLine[], where: string): Eviden
       const first = lines[i]!.line;
       const last = lines[joined.end]!.line;
       ev.findings.push(
-        violation(
-          'S2.1-no-newline',
-          '',
-          `${where}: lines ${first}–${last} are one "${joined.type}" envelope split by ${last - first} literal newline(s); required exactly one envelope per line`,
-        ),
+        violation('S2.1-no-newline', '', `${where}: lines ${first}–${last} are one "${joined.type}" envelope split by ${last - first} literal newline(s); required exactly one envelope per line`),
       );
       i = joined.end + 1;
       continue;

@@ -25,11 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { FIXTURE_DIR, RETIRED_FRAME_IDS } from '../../provider/catalogue.js';
 import { isMisbehaviourMode, MISBEHAVIOUR_MODES } from '../../provider/misbehaviours.js';
-import {
-  DEFAULT_HANDSHAKE_TIMEOUT_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  DEFAULT_SHUTDOWN_GRACE_MS,
-} from '../../transport/stdio-client.js';
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_GRACE_MS } from '../../transport/stdio-client.js';
 import { checkProviderUrl } from '../../transport/loopback.js';
 import { findPackageRoot } from '../../util/package-root.js';
 
@@ -182,7 +178,10 @@ export function resolveSuiteConfig(opts: ResolveOptions = {}): SuiteConfig {
     shutdownGraceMs: opts.timeouts?.shutdownGraceMs ?? positiveInt(env, 'CGP_SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS),
   };
   const extraRoots = (env.CGP_PROVIDER_FILE_ROOTS ?? '').split(delimiter).filter((r) => r !== '');
-  const retired = (env.CGP_PROVIDER_RETIRED_IDS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const retired = (env.CGP_PROVIDER_RETIRED_IDS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const forwardStderr = env.CGP_FORWARD_STDERR === '1';
   const spawnAhead = opts.spawnAhead ?? positiveInt(env, 'CGP_SPAWN_AHEAD', defaultSpawnAhead(), 'a count of connections');
   const keepAhead = opts.spawnAhead !== undefined || (env.CGP_SPAWN_AHEAD ?? '') !== '' ? spawnAhead : Math.max(spawnAhead, MAX_DEFAULT_SPAWN_AHEAD);

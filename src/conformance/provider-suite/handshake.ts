@@ -60,7 +60,11 @@ export function judgeInFamily(outcome: HandshakeOutcome, target: TargetSpec): Ev
     ev.findings.push(violation('H1', '', `handshake ${JSON.stringify(sent)} answered with ${seen}; required a handshake_ack in family ${majorFamily(sent)}`));
     if (laterMinor) {
       ev.findings.push(
-        warning('S3.1-compare-families', '', `a ${sent} handshake (family ${majorFamily(sent)}, the target's own) was not acknowledged (${seen}): the target appears to compare whole version strings instead of major families`),
+        warning(
+          'S3.1-compare-families',
+          '',
+          `a ${sent} handshake (family ${majorFamily(sent)}, the target's own) was not acknowledged (${seen}): the target appears to compare whole version strings instead of major families`,
+        ),
       );
     }
   };
@@ -105,7 +109,11 @@ export function judgeForeign(outcome: HandshakeOutcome, handshakeTimeoutMs: numb
   if (reply.type === 'handshake_ack') {
     const version = isJsonObject(reply) ? reply.protocol_version : undefined;
     add(
-      violation('H3', '', `a ${sent} handshake was acknowledged (handshake_ack protocol_version ${describeValue(version)}${versionsCompatible(version, sent) ? '' : ', not even in the host\'s family'}) instead of refused; ${required}`),
+      violation(
+        'H3',
+        '',
+        `a ${sent} handshake was acknowledged (handshake_ack protocol_version ${describeValue(version)}${versionsCompatible(version, sent) ? '' : ", not even in the host's family"}) instead of refused; ${required}`,
+      ),
     );
     return ev;
   }

@@ -3,13 +3,7 @@ export { resolveSuiteConfig, splitCommandLine, bundledProviderCommand, ConfigErr
 export { SuiteRuntime, runtimeFor, installRuntime, closeRuntime, FRESH_STEPS, type SharedSession, type FreshDemand } from './runtime.js';
 export { ScenarioProbe, probeQuery, PROBE_GOAL, GENEROUS, TYPICAL, type FramesAnswer } from './scenario.js';
 export { needsOf, needsAck, applicability, NEEDS, type Applicability } from './capabilities.js';
-export {
-  ConformanceFailure,
-  HarnessError,
-  Inconclusive,
-  isTargetError,
-  describeError,
-} from './errors.js';
+export { ConformanceFailure, HarnessError, Inconclusive, isTargetError, describeError } from './errors.js';
 export { FINDING_MEDIA_TYPE, APPLICABILITY_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE } from '../evidence/attachments.js';
 export { ScenarioLedger, type Verdict } from './scenario-ledger.js';
 export { checkReply, checkLines, checkAckExtras, wireShapeFindings, type Evidence } from './checks.js';

@@ -61,9 +61,7 @@ export class ScenarioLedger {
     }
     const missing = ids.filter((id) => this.witnessed(id) === 0 && !warnings.some((w) => w.id === id));
     if (missing.length > 0) {
-      const reason = missing
-        .map((id) => `${id}: ${this.reasons.get(id) ?? 'nothing the target returned could be examined for this rule'}`)
-        .join('; ');
+      const reason = missing.map((id) => `${id}: ${this.reasons.get(id) ?? 'nothing the target returned could be examined for this rule'}`).join('; ');
       return { status: 'not-applicable', reason, warnings };
     }
     return { status: 'passed', warnings, witnessed: Object.fromEntries(ids.map((id) => [id, this.witnessed(id)])) };

@@ -217,7 +217,14 @@ export class ScenarioProbe {
     // The shared connection (and a fresh one handshaken ahead) was handshaken before this scenario took it:
     // its opening lines come first (negative times).
     const record = (t: TappedLine) =>
-      this.wire.add({ direction: t.direction === 'out' ? 'sent' : 'received', connection, line: t.line, at: t.wall, ...(t.raw ? { raw: true } : {}), ...(t.error !== undefined ? { error: t.error } : {}) });
+      this.wire.add({
+        direction: t.direction === 'out' ? 'sent' : 'received',
+        connection,
+        line: t.line,
+        at: t.wall,
+        ...(t.raw ? { raw: true } : {}),
+        ...(t.error !== undefined ? { error: t.error } : {}),
+      });
     if (connection === 'shared' || handshakenAhead) for (const t of session.taps.opening) record(t);
     this.untap.push(session.taps.on(record));
   }

@@ -25,7 +25,10 @@ const SIDE_TAGS = new Set(['provider', 'host', 'composition', 'types']);
 /** The slice of cucumber's message envelopes this module reads. */
 export interface CucumberMessage {
   pickle?: { id: string; uri: string; name: string; tags: Array<{ name: string }>; astNodeIds: string[] };
-  gherkinDocument?: { uri?: string; feature?: { children: Array<{ scenario?: { id: string; location: { line: number }; examples?: Array<{ tableBody: Array<{ id: string; location: { line: number } }> }> } }> } };
+  gherkinDocument?: {
+    uri?: string;
+    feature?: { children: Array<{ scenario?: { id: string; location: { line: number }; examples?: Array<{ tableBody: Array<{ id: string; location: { line: number } }> }> } }> };
+  };
   testCase?: { id: string; pickleId: string };
   testCaseStarted?: { id: string; testCaseId: string };
   testStepFinished?: { testCaseStartedId: string; testStepResult: { status: string; message?: string } };
@@ -171,9 +174,17 @@ export function summarize(messages: readonly CucumberMessage[]): SuiteSummary {
           : raw === 'unknown'
             ? 'undefined'
             : (raw as ScenarioStatus);
-    const line = [...pickle.astNodeIds].reverse().map((id) => lines.get(id)).find((l) => l !== undefined) ?? 0;
+    const line =
+      [...pickle.astNodeIds]
+        .reverse()
+        .map((id) => lines.get(id))
+        .find((l) => l !== undefined) ?? 0;
     const s: ScenarioSummary = { name: pickle.name, uri: pickle.uri, line, ids, status, findings };
-    if (result.message && status === 'failed') s.message = result.message.split('\n').filter((l) => !/^\s+at /.test(l)).join('\n');
+    if (result.message && status === 'failed')
+      s.message = result.message
+        .split('\n')
+        .filter((l) => !/^\s+at /.test(l))
+        .join('\n');
     if (notApplicable !== undefined) s.not_applicable = notApplicable;
     if (harness !== undefined) s.harness_error = harness;
     if (transcript.length > 0) s.transcript = transcript;

@@ -51,7 +51,7 @@ export function renderBadge(report: CoverageReport): string {
 function textWidth(text: string): number {
   let w = 0;
   for (const ch of text) {
-    if ('il.,:;|!\'· '.includes(ch)) w += 4;
+    if ("il.,:;|!'· ".includes(ch)) w += 4;
     else if ('fjrt()/'.includes(ch)) w += 5;
     else if ('mwMW'.includes(ch)) w += 10;
     else if (/[A-Z0-9]/.test(ch)) w += 8;

@@ -73,7 +73,10 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
   out.push('## Seen vs required', '');
   out.push(`- **Seen:** ${detail}`);
   if (entry) out.push(`- **Required:** ${entry.text}`);
-  if (f.seen_in === 'other-probe') out.push(`- **Seen by:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}, in a reply to its probe of ${f.scenario.ids.join(', ') || 'other ids'} (a violation of ${id} seen in a reply to another probe)`);
+  if (f.seen_in === 'other-probe')
+    out.push(
+      `- **Seen by:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}, in a reply to its probe of ${f.scenario.ids.join(', ') || 'other ids'} (a violation of ${id} seen in a reply to another probe)`,
+    );
   else out.push(`- **Scenario:** \`${f.scenario.uri}:${f.scenario.line}\` — ${f.scenario.name}`);
   if (f.pointer !== '') out.push(`- **Where in the reply:** \`${f.pointer}\` (JSON pointer)`);
   const interp = entry ? interpretationsApplying(id, interpretationsFor(entry)) : [];
@@ -88,7 +91,7 @@ export function renderBugReport(id: string, findings: readonly ReportFinding[], 
   out.push('## Transcript', '');
   if (f.evidence.length === 0) out.push('No wire lines were recorded for this finding.');
   else {
-    out.push('`>>` sent to the target, `<<` received from it; times are ms since the scenario started (negative: before it, the connection\'s handshake).', '');
+    out.push("`>>` sent to the target, `<<` received from it; times are ms since the scenario started (negative: before it, the connection's handshake).", '');
     out.push(fence(formatTranscript(f.evidence)));
   }
   // a violation seen in a reply to another probe reproduces with that probe's scenarios

@@ -15,15 +15,7 @@ import { toolVersion as readToolVersion } from '../../util/tool-version.js';
 import { CatalogueIndex, idsFromFailureMessage } from './ids.js';
 import { readMessagesFile, type ScenarioResult } from './messages.js';
 import { PROTOCOL_VERSION } from '../../protocol/version.js';
-import {
-  type CoverageEntry,
-  type CoverageReport,
-  type CoverageSummary,
-  type EntryStatus,
-  type RunSide,
-  type Witness,
-  type WitnessStatus,
-} from './types.js';
+import { type CoverageEntry, type CoverageReport, type CoverageSummary, type EntryStatus, type RunSide, type Witness, type WitnessStatus } from './types.js';
 
 export interface BuildCoverageOptions {
   /** Cucumber Messages NDJSON files (one per run: provider, host, …), merged into one report. */
@@ -65,10 +57,7 @@ export function buildCoverage(options: BuildCoverageOptions): CoverageReport {
   return buildCoverageFromScenarios(scenarios, options);
 }
 
-export function buildCoverageFromScenarios(
-  scenarios: readonly ScenarioResult[],
-  options: Omit<BuildCoverageOptions, 'messages'>,
-): CoverageReport {
+export function buildCoverageFromScenarios(scenarios: readonly ScenarioResult[], options: Omit<BuildCoverageOptions, 'messages'>): CoverageReport {
   const catalogue = options.catalogue ?? loadCatalogue();
   const index = new CatalogueIndex(catalogue);
   const witnesses = collectWitnesses(scenarios, index);
@@ -86,10 +75,7 @@ export function buildCoverageFromScenarios(
 }
 
 /** Per catalogue id, what every scenario showed about it (deduplicated, sorted by feature, line, name). */
-export function collectWitnesses(
-  scenarios: readonly ScenarioResult[],
-  index: CatalogueIndex,
-): Map<string, WitnessDetail[]> {
+export function collectWitnesses(scenarios: readonly ScenarioResult[], index: CatalogueIndex): Map<string, WitnessDetail[]> {
   const out = new Map<string, Map<string, WitnessDetail>>();
   for (const s of scenarios) {
     for (const [id, status] of scenarioWitnessStatuses(s, index)) {
@@ -154,11 +140,7 @@ export function sideNotApplicable(entry: Pick<CatalogueEntry, 'id' | 'side'>, ru
   return `target is a ${run}`;
 }
 
-export function deriveStatus(
-  entry: Pick<CatalogueEntry, 'id' | 'side'>,
-  witnesses: readonly WitnessDetail[],
-  run: RunSide,
-): { status: EntryStatus; reason?: string } {
+export function deriveStatus(entry: Pick<CatalogueEntry, 'id' | 'side'>, witnesses: readonly WitnessDetail[], run: RunSide): { status: EntryStatus; reason?: string } {
   const has = (s: WitnessStatus): boolean => witnesses.some((w) => w.status === s);
   if (has('failed')) return { status: 'failed' };
   if (has('warning')) return { status: 'warning' };
@@ -220,9 +202,7 @@ export interface ConformanceVerdict {
 export function conformanceVerdict(report: CoverageReport): ConformanceVerdict {
   const all = [...report.anchors, ...report.rules];
   const mustFailed = all.filter((e) => e.status === 'failed' && e.level === 'MUST');
-  const unwitnessed = report.anchors.filter(
-    (e) => e.status === 'unwitnessed' || (e.status === 'failed' && e.level !== 'MUST'),
-  );
+  const unwitnessed = report.anchors.filter((e) => e.status === 'unwitnessed' || (e.status === 'failed' && e.level !== 'MUST'));
   return { conformant: mustFailed.length === 0 && unwitnessed.length === 0, mustFailed, unwitnessed };
 }
 
@@ -232,9 +212,7 @@ export function serializeCoverage(report: CoverageReport): string {
 }
 
 function compareWitness(a: Witness, b: Witness): number {
-  return (
-    cmp(a.feature, b.feature) || a.line - b.line || cmp(a.scenario, b.scenario) || cmp(a.status, b.status)
-  );
+  return cmp(a.feature, b.feature) || a.line - b.line || cmp(a.scenario, b.scenario) || cmp(a.status, b.status);
 }
 
 function cmp(a: string, b: string): number {

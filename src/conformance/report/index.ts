@@ -18,14 +18,7 @@ export {
 } from './build.js';
 export { badgeText, renderBadge, type BadgeText } from './badge.js';
 export { CatalogueIndex, idFromFailureMessage, idsFromFailureMessage, looksLikeCatalogueId } from './ids.js';
-export {
-  parseMessages,
-  readMessagesFile,
-  type ParsedMessages,
-  type ScenarioResult,
-  type ScenarioStatus,
-  type StepDefinitionRef,
-} from './messages.js';
+export { parseMessages, readMessagesFile, type ParsedMessages, type ScenarioResult, type ScenarioStatus, type StepDefinitionRef } from './messages.js';
 export {
   applyBaseline,
   BaselineError,

@@ -67,7 +67,8 @@ export function renderJunit(summary: SuiteSummary, opts: JunitOptions): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const count = (list: ScenarioSummary[], pred: (s: ScenarioSummary) => boolean) => list.filter(pred).length;
   const isFailure = (s: ScenarioSummary) =>
-    !opts.accepted?.has(s) && (FAILING_STATUSES.has(s.status) || (opts.strict === true && s.status !== 'inconclusive' && s.status !== 'unverified' && s.findings.some((f) => f.severity === 'warning')));
+    !opts.accepted?.has(s) &&
+    (FAILING_STATUSES.has(s.status) || (opts.strict === true && s.status !== 'inconclusive' && s.status !== 'unverified' && s.findings.some((f) => f.severity === 'warning')));
   const isError = (s: ScenarioSummary) => s.status === 'inconclusive' || s.status === 'unverified';
   const isSkipped = (s: ScenarioSummary) => s.status === 'not-applicable' || s.status === 'skipped';
   const all = summary.scenarios;
@@ -85,7 +86,10 @@ export function renderJunit(summary: SuiteSummary, opts: JunitOptions): string {
       const warnings = s.findings.filter((f) => f.severity === 'warning');
       if (isError(s)) {
         const type = s.status === 'unverified' ? 'Unverified' : 'Inconclusive';
-        const why = s.status === 'unverified' ? 'The scenario is unverified: the host lacks what it needs to be witnessed. Never a pass, never a failure.' : 'The scenario is inconclusive: what it checks could not be observed. Never a pass, never a failure of the target.';
+        const why =
+          s.status === 'unverified'
+            ? 'The scenario is unverified: the host lacks what it needs to be witnessed. Never a pass, never a failure.'
+            : 'The scenario is inconclusive: what it checks could not be observed. Never a pass, never a failure of the target.';
         out.push(`      <error message="${xml(s.harness_error ?? s.status)}" type="${type}">${xml(`${s.harness_error ?? s.status}\n\n${why}`)}</error>`);
       } else if (isFailure(s)) {
         const first = (s.message ?? warnings[0]?.message ?? `${s.ids.join(', ')}: ${s.status}`).split('\n')[0]!;

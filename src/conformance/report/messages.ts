@@ -8,17 +8,7 @@ import { APPLICABILITY_MEDIA_TYPE, FINDING_MEDIA_TYPE, HARNESS_ERROR_MEDIA_TYPE,
 import { MalformedMessagesError, type Finding } from './types.js';
 
 /** A scenario's outcome for the last attempt cucumber made. */
-export type ScenarioStatus =
-  | 'passed'
-  | 'failed'
-  | 'not-applicable'
-  | 'skipped'
-  | 'pending'
-  | 'undefined'
-  | 'ambiguous'
-  | 'inconclusive'
-  | 'unverified'
-  | 'not-run';
+export type ScenarioStatus = 'passed' | 'failed' | 'not-applicable' | 'skipped' | 'pending' | 'undefined' | 'ambiguous' | 'inconclusive' | 'unverified' | 'not-run';
 
 export interface StepDefinitionRef {
   uri: string;
@@ -129,10 +119,7 @@ export function parseMessages(source: string, text: string): ParsedMessages {
     if (at && typeof at.testCaseStartedId === 'string') {
       const mediaType = String(at.mediaType ?? '');
       if (mediaType === FINDING_MEDIA_TYPE || mediaType === APPLICABILITY_MEDIA_TYPE || mediaType === HARNESS_ERROR_MEDIA_TYPE) {
-        const body =
-          at.contentEncoding === 'BASE64'
-            ? Buffer.from(String(at.body ?? ''), 'base64').toString('utf8')
-            : String(at.body ?? '');
+        const body = at.contentEncoding === 'BASE64' ? Buffer.from(String(at.body ?? ''), 'base64').toString('utf8') : String(at.body ?? '');
         const list = attachments.get(at.testCaseStartedId) ?? [];
         list.push({ mediaType, body });
         attachments.set(at.testCaseStartedId, list);
@@ -165,14 +152,8 @@ export function parseMessages(source: string, text: string): ParsedMessages {
     if (!pickle) throw new MalformedMessagesError(source, `testCase ${testCaseId} names an unknown pickle`);
     const astNodeIds = Array.isArray(pickle.astNodeIds) ? (pickle.astNodeIds as string[]) : [];
     const pickleLoc = pickle.location as Loc | undefined;
-    const line =
-      pickleLoc?.line ??
-      astLines.get(astNodeIds[astNodeIds.length - 1] ?? '') ??
-      astLines.get(astNodeIds[0] ?? '') ??
-      0;
-    const tags = Array.isArray(pickle.tags)
-      ? (pickle.tags as Array<{ name?: string }>).map((t) => String(t.name ?? '')).filter((t) => t !== '')
-      : [];
+    const line = pickleLoc?.line ?? astLines.get(astNodeIds[astNodeIds.length - 1] ?? '') ?? astLines.get(astNodeIds[0] ?? '') ?? 0;
+    const tags = Array.isArray(pickle.tags) ? (pickle.tags as Array<{ name?: string }>).map((t) => String(t.name ?? '')).filter((t) => t !== '') : [];
     const stepDefinitions: StepDefinitionRef[] = [];
     for (const step of testCase.steps) {
       if (!Array.isArray(step.stepDefinitionIds)) continue;
@@ -256,13 +237,7 @@ function parseFinding(source: string, where: string, body: string): Finding {
     throw new MalformedMessagesError(source, `finding attachment in ${where} is not JSON`);
   }
   const f = value as Partial<Finding> | null;
-  if (
-    f === null ||
-    typeof f !== 'object' ||
-    typeof f.id !== 'string' ||
-    f.id === '' ||
-    (f.severity !== 'error' && f.severity !== 'warning')
-  ) {
+  if (f === null || typeof f !== 'object' || typeof f.id !== 'string' || f.id === '' || (f.severity !== 'error' && f.severity !== 'warning')) {
     throw new MalformedMessagesError(source, `finding attachment in ${where} lacks an id or a severity error|warning`);
   }
   return {

@@ -79,9 +79,19 @@ export function reportFindings(summary: { scenarios: readonly ScenarioSummary[] 
       const fromMessage = charged.filter((id) => !named.has(id));
       // the message names the ids it is about; a message naming none is charged to every tagged id, as it is
       const message = sc.message ?? `${sc.ids.join(', ')}: the scenario failed`;
-      for (const id of fromMessage) out.push({ id, severity: 'error', pointer: '', message: leadingIds(message).includes(id) || fromMessage.length === 1 ? message : `${id}: ${message}`, scenario, seen_in: 'own-probe', ...evidence() });
+      for (const id of fromMessage)
+        out.push({
+          id,
+          severity: 'error',
+          pointer: '',
+          message: leadingIds(message).includes(id) || fromMessage.length === 1 ? message : `${id}: ${message}`,
+          scenario,
+          seen_in: 'own-probe',
+          ...evidence(),
+        });
     }
-    for (const f of sc.findings.filter((x) => x.severity === 'warning')) out.push({ id: f.id, severity: 'warning', pointer: f.pointer, message: f.message, scenario, seen_in: seenIn(f.id), ...evidence(f) });
+    for (const f of sc.findings.filter((x) => x.severity === 'warning'))
+      out.push({ id: f.id, severity: 'warning', pointer: f.pointer, message: f.message, scenario, seen_in: seenIn(f.id), ...evidence(f) });
   }
   return out;
 }

@@ -172,12 +172,7 @@ function ref(w: Pick<WitnessDetail, 'feature' | 'line' | 'scenario'>, status?: W
 }
 
 /** The verdict for one mode from the scenarios its run reported (already tag-filtered to its ids). */
-export function evaluateMode(
-  entry: ManifestEntry,
-  scenarios: readonly ScenarioResult[],
-  index: CatalogueIndex,
-  honest: HonestFlags = new Set(),
-): ModeResult {
+export function evaluateMode(entry: ManifestEntry, scenarios: readonly ScenarioResult[], index: CatalogueIndex, honest: HonestFlags = new Set()): ModeResult {
   const base: Pick<ModeResult, 'mode' | 'breaks' | 'description' | 'tags' | 'allowed'> = {
     mode: entry.mode,
     breaks: [...entry.breaks],
@@ -206,8 +201,7 @@ export function evaluateMode(
     // A MUST is caught by a failure. An anchor that mixes a MUST with a SHOULD (E1, P5, R1, G4:
     // the provider's half is the SHOULD) is also caught by the warning its SHOULD sentence yields;
     // a SHOULD/MAY/advisory rule is caught by a warning, or by a failure.
-    const wanted: readonly WitnessStatus[] =
-      catalogued.level !== 'MUST' ? ['warning', 'failed'] : mixesShould(catalogued) ? ['failed', 'warning'] : ['failed'];
+    const wanted: readonly WitnessStatus[] = catalogued.level !== 'MUST' ? ['warning', 'failed'] : mixesShould(catalogued) ? ['failed', 'warning'] : ['failed'];
     const discredited: string[] = [];
     let caught = false;
     for (const w of list) {
@@ -231,13 +225,7 @@ export function evaluateMode(
       ...base,
       verdict: 'error',
       ids,
-      problem: errors
-        .map((i) =>
-          i.status === 'unknown-id'
-            ? `${i.id} is not in the rule catalogue`
-            : `no scenario is tagged @${i.id} (the manifest names an id the suite does not test)`,
-        )
-        .join('; '),
+      problem: errors.map((i) => (i.status === 'unknown-id' ? `${i.id} is not in the rule catalogue` : `no scenario is tagged @${i.id} (the manifest names an id the suite does not test)`)).join('; '),
     };
   }
   const caught = ids.every((i) => i.status === 'caught');
@@ -274,15 +262,15 @@ export function collateralOf(
   }
   collateral.sort();
   if (collateral.length > 0) {
-    problems.push(`collateral: the mode's run also ${collateral.length === 1 ? 'reports' : 'report'} ${collateral.join(', ')} — one root cause, one finding (declare the id in breaks, or in collateral with a reason)`);
+    problems.push(
+      `collateral: the mode's run also ${collateral.length === 1 ? 'reports' : 'report'} ${collateral.join(', ')} — one root cause, one finding (declare the id in breaks, or in collateral with a reason)`,
+    );
   }
   return { allowed, collateral, problems };
 }
 
 export function evaluateSmoke(tags: string, scenarios: readonly ScenarioResult[], index: CatalogueIndex): SmokeResult {
-  const sorted = [...scenarios].sort(
-    (a, b) => cmp(a.feature, b.feature) || a.line - b.line || cmp(a.scenario, b.scenario),
-  );
+  const sorted = [...scenarios].sort((a, b) => cmp(a.feature, b.feature) || a.line - b.line || cmp(a.scenario, b.scenario));
   const problems: string[] = [];
   const warnings: string[] = [];
   for (const s of sorted) {
@@ -307,7 +295,10 @@ export function evaluateSmoke(tags: string, scenarios: readonly ScenarioResult[]
 }
 
 export class BaselineError extends Error {
-  constructor(readonly path: string, reason: string) {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
     super(`${path}: ${reason}`);
     this.name = 'BaselineError';
   }
@@ -336,10 +327,7 @@ export function readBaseline(path: string): BaselineEntry[] {
  * Applies the expected-failures baseline: a listed NOT CAUGHT mode becomes a known gap; a listed mode that is
  * caught, or that the manifest does not have, is stale. Errors stay errors.
  */
-export function applyBaseline(
-  modes: readonly ModeResult[],
-  baseline: readonly BaselineEntry[],
-): { modes: ModeResult[]; stale: string[] } {
+export function applyBaseline(modes: readonly ModeResult[], baseline: readonly BaselineEntry[]): { modes: ModeResult[]; stale: string[] } {
   const listed = new Map(baseline.map((b) => [b.mode, b]));
   const stale: string[] = [];
   const out = modes.map((m) => {
@@ -410,9 +398,7 @@ export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamRep
   const side = options.side ?? 'provider';
   const index = new CatalogueIndex(options.catalogue ?? loadCatalogue());
   const log = options.log ?? (() => undefined);
-  const selected = options.only
-    ? options.manifest.filter((m) => options.only?.includes(m.mode))
-    : [...options.manifest];
+  const selected = options.only ? options.manifest.filter((m) => options.only?.includes(m.mode)) : [...options.manifest];
   const manifest = selected.filter((m) => m.breaks.length > 0);
   const fixtures = selected.filter((m) => m.breaks.length === 0);
   const smokeTags = tagExpression(manifest.flatMap((m) => [...m.breaks, ...(m.alsoRuns ?? [])]));
@@ -515,11 +501,7 @@ export function renderRedTeamTable(report: RedTeamReport): string {
   }
   lines.push('');
   const smoke = report.smoke;
-  lines.push(
-    smoke.ok
-      ? `smoke (honest ${report.side}): passed ${smoke.scenarios.length} scenario(s)`
-      : `❌ smoke (honest ${report.side}) FAILED: ${smoke.problems.join('; ')}`,
-  );
+  lines.push(smoke.ok ? `smoke (honest ${report.side}): passed ${smoke.scenarios.length} scenario(s)` : `❌ smoke (honest ${report.side}) FAILED: ${smoke.problems.join('; ')}`);
   if (smoke.warnings.length > 0) lines.push(`   honest-run warnings: ${smoke.warnings.join('; ')}`);
   for (const s of report.baseline.stale) lines.push(`❌ stale baseline entry: ${s}`);
   const sum = report.summary;

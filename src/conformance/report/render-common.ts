@@ -35,4 +35,3 @@ export function countStatuses(entries: readonly CoverageEntry[]): Record<EntrySt
   for (const e of entries) counts[e.status] += 1;
   return counts;
 }
-

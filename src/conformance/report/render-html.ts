@@ -131,7 +131,12 @@ function wireTable(entries: readonly WireEntry[], proof: ReadonlySet<number> = n
   const rows = entries.map((e, i) => {
     const dir = e.direction === 'sent' ? 'sent &rarr; target' : 'received &larr; target';
     const at = e.t_ms === null ? '' : `${e.t_ms} ms`;
-    const notes = [e.clipped ? `clipped: ${e.bytes} bytes in full${e.summary ? `; ${e.summary}` : ''}` : '', e.error ? `transport error ${e.error}` : '', e.raw ? 'raw probe line' : '', e.note ?? ''].filter((x) => x !== '');
+    const notes = [
+      e.clipped ? `clipped: ${e.bytes} bytes in full${e.summary ? `; ${e.summary}` : ''}` : '',
+      e.error ? `transport error ${e.error}` : '',
+      e.raw ? 'raw probe line' : '',
+      e.note ?? '',
+    ].filter((x) => x !== '');
     if (proof.has(i)) notes.unshift('this line shows the finding');
     return `<tr class="${e.direction}${proof.has(i) ? ' proof' : ''}"><td class="dir">${dir}</td><td>${esc(e.connection)}</td><td>${at}</td><td class="line">${esc(e.line)}${notes.length > 0 ? `<span class="reason">${esc(notes.join('; '))}</span>` : ''}</td></tr>`;
   });
@@ -150,16 +155,26 @@ function header(out: string[], report: CoverageReport, details: PageDetails): vo
   const provider = ack && typeof ack.provider === 'object' && ack.provider !== null ? (ack.provider as Record<string, unknown>) : undefined;
   const name = provider && typeof provider.name === 'string' ? `${provider.name}${typeof provider.version === 'string' ? ` ${provider.version}` : ''}` : report.target;
   out.push(`<h1>CGP conformance — ${esc(name)}</h1>`);
-  out.push(`<p class="note">Target: <code>${esc(t?.label ?? report.target)}</code>${t ? ` over ${esc(t.transport)}` : ''} · protocol <code>${esc(report.protocol_version)}</code> · cgp-conformance ${esc(report.tool_version)}</p>`);
+  out.push(
+    `<p class="note">Target: <code>${esc(t?.label ?? report.target)}</code>${t ? ` over ${esc(t.transport)}` : ''} · protocol <code>${esc(report.protocol_version)}</code> · cgp-conformance ${esc(report.tool_version)}</p>`,
+  );
   if (ack) {
     const caps = ack.capabilities && typeof ack.capabilities === 'object' ? (ack.capabilities as Record<string, unknown>) : {};
     const keys = Array.isArray(ack.attester_keys) ? ack.attester_keys : [];
     out.push('<dl class="ack" aria-label="handshake_ack">');
     out.push(`<dt>provider</dt><dd>${esc(name)}</dd>`);
     out.push(`<dt>protocol_version</dt><dd><code>${esc(describe(ack.protocol_version))}</code></dd>`);
-    out.push(`<dt>capabilities</dt><dd><code>${esc(Object.entries(caps).map(([k, v]) => `${k}: ${describe(v)}`).join('; ') || '—')}</code></dd>`);
+    out.push(
+      `<dt>capabilities</dt><dd><code>${esc(
+        Object.entries(caps)
+          .map(([k, v]) => `${k}: ${describe(v)}`)
+          .join('; ') || '—',
+      )}</code></dd>`,
+    );
     out.push(`<dt>data_flow</dt><dd><code>${esc(describe(provider?.data_flow ?? ack.data_flow))}</code></dd>`);
-    out.push(`<dt>attester_keys</dt><dd>${keys.length === 0 ? '—' : keys.map((k) => `<code>${esc(describe((k as Record<string, unknown>).key_id))}</code> (${esc(describe((k as Record<string, unknown>).algorithm))})`).join(', ')}</dd>`);
+    out.push(
+      `<dt>attester_keys</dt><dd>${keys.length === 0 ? '—' : keys.map((k) => `<code>${esc(describe((k as Record<string, unknown>).key_id))}</code> (${esc(describe((k as Record<string, unknown>).algorithm))})`).join(', ')}</dd>`,
+    );
     out.push('</dl>');
     out.push(`<details class="noprint"><summary>The handshake_ack as received</summary><pre>${esc(JSON.stringify(ack, null, 2))}</pre></details>`);
   }
@@ -187,7 +202,8 @@ function failures(out: string[], report: CoverageReport, details: PageDetails, s
   const outcome = runOutcome({ scenarios: details.scenarios ?? [] });
   const warned = outcome.scenarios.filter((s) => s.findings.some((f) => f.severity === 'warning'));
   out.push('<h2 id="failures">Failures</h2>');
-  if (outcome.failed.length === 0 && outcome.otherProbeIds.length === 0 && details.scenarios !== undefined) out.push('<p class="note">No scenario failed, and no violation was seen in a reply to another probe.</p>');
+  if (outcome.failed.length === 0 && outcome.otherProbeIds.length === 0 && details.scenarios !== undefined)
+    out.push('<p class="note">No scenario failed, and no violation was seen in a reply to another probe.</p>');
   if (details.scenarios === undefined) {
     // Built from coverage.json alone: the failed entries, without messages.
     const loud = [...report.anchors, ...report.rules].filter((e) => e.status === 'failed');
@@ -203,8 +219,17 @@ function failures(out: string[], report: CoverageReport, details: PageDetails, s
     const first = byId.get(ids[0] ?? '');
     const status: EntryStatus = kind === 'warning' ? 'warning' : kind === 'failed' ? 'failed' : 'unwitnessed';
     const cls = kind === 'failed' ? 'finding' : kind === 'warning' ? 'finding warn' : 'finding harness';
-    const message = kind === 'inconclusive' || kind === 'unverified' ? (s.harness_error ?? s.status) : kind === 'warning' ? s.findings.filter((f) => f.severity === 'warning').map((f) => f.message).join('\n') : (s.message ?? s.status);
-    const label = kind === 'inconclusive' ? 'INCONCLUSIVE (never a pass, never a failure)' : kind === 'unverified' ? 'UNVERIFIED (never a pass, never a failure)' : kind === 'warning' ? 'warning' : 'FAILED';
+    const message =
+      kind === 'inconclusive' || kind === 'unverified'
+        ? (s.harness_error ?? s.status)
+        : kind === 'warning'
+          ? s.findings
+              .filter((f) => f.severity === 'warning')
+              .map((f) => f.message)
+              .join('\n')
+          : (s.message ?? s.status);
+    const label =
+      kind === 'inconclusive' ? 'INCONCLUSIVE (never a pass, never a failure)' : kind === 'unverified' ? 'UNVERIFIED (never a pass, never a failure)' : kind === 'warning' ? 'warning' : 'FAILED';
     const proof = new Set(s.findings.filter((f) => f.severity === (kind === 'warning' ? 'warning' : 'error')).flatMap((f) => f.wire ?? []));
     out.push(
       `<div class="${cls}" data-outcome="${kind}" ${dataAttrs(first ? { side: first.side, level: first.level } : undefined, status)}>`,
@@ -224,12 +249,19 @@ function failures(out: string[], report: CoverageReport, details: PageDetails, s
     );
     for (const f of findings) {
       out.push(`<p class="where">seen by <code>${esc(f.scenario.uri)}:${f.scenario.line}</code> ${esc(f.scenario.name)}</p>`, `<pre class="message">${esc(f.message)}</pre>`);
-      if (f.evidence.length > 0) out.push(`<details class="transcript"><summary>Wire evidence (${f.evidence.length} line${f.evidence.length === 1 ? '' : 's'})</summary>${wireTable(f.evidence, new Set(f.evidence.map((_, i) => i)))}</details>`);
+      if (f.evidence.length > 0)
+        out.push(
+          `<details class="transcript"><summary>Wire evidence (${f.evidence.length} line${f.evidence.length === 1 ? '' : 's'})</summary>${wireTable(f.evidence, new Set(f.evidence.map((_, i) => i)))}</details>`,
+        );
     }
     out.push('</div>');
   };
   for (const s of outcome.failed) card(s, 'failed');
-  for (const id of outcome.otherProbeIds) otherProbeCard(id, outcome.findings.filter((f) => f.id === id && f.severity === 'error'));
+  for (const id of outcome.otherProbeIds)
+    otherProbeCard(
+      id,
+      outcome.findings.filter((f) => f.id === id && f.severity === 'error'),
+    );
   if (outcome.inconclusive.length > 0) {
     out.push('<h2 id="inconclusive">Inconclusive (never a pass, never a failure)</h2>');
     for (const s of outcome.inconclusive) card(s, 'inconclusive');
@@ -266,8 +298,12 @@ export function renderHtml(report: CoverageReport, catalogue?: Catalogue, detail
       : `<p class="verdict bad">${mark('failed')}NOT CONFORMANT — ${verdict.mustFailed.length} MUST failed, ${verdict.unwitnessed.length} applicable anchor(s) without a passing witness</p>`,
   );
   out.push('<table><thead><tr><th></th><th>total</th><th>witnessed</th><th>warning</th><th>failed</th><th>unwitnessed</th><th>not applicable</th><th>applicable</th></tr></thead><tbody>');
-  out.push(`<tr><th>Anchors</th><td>${report.anchors.length}</td><td>${s.witnessed}</td><td>${s.warning}</td><td>${s.failed}</td><td>${s.unwitnessed}</td><td>${s.not_applicable}</td><td>${s.applicable}</td></tr>`);
-  out.push(`<tr><th>Rules</th><td>${report.rules.length}</td><td>${rs.witnessed}</td><td>${rs.warning}</td><td>${rs.failed}</td><td>${rs.unwitnessed}</td><td>${rs['not-applicable']}</td><td>${report.rules.length - rs['not-applicable']}</td></tr>`);
+  out.push(
+    `<tr><th>Anchors</th><td>${report.anchors.length}</td><td>${s.witnessed}</td><td>${s.warning}</td><td>${s.failed}</td><td>${s.unwitnessed}</td><td>${s.not_applicable}</td><td>${s.applicable}</td></tr>`,
+  );
+  out.push(
+    `<tr><th>Rules</th><td>${report.rules.length}</td><td>${rs.witnessed}</td><td>${rs.warning}</td><td>${rs.failed}</td><td>${rs.unwitnessed}</td><td>${rs['not-applicable']}</td><td>${report.rules.length - rs['not-applicable']}</td></tr>`,
+  );
   out.push('</tbody></table>');
   filters(out);
   failures(out, report, details, sections, byId);
@@ -275,7 +311,8 @@ export function renderHtml(report: CoverageReport, catalogue?: Catalogue, detail
   const unwitnessed = [...report.anchors, ...report.rules].filter((e) => e.status === 'unwitnessed');
   if (unwitnessed.length > 0) {
     out.push('<h2 id="unwitnessed">Applicable but not witnessed</h2>', '<ul class="attention">');
-    for (const e of unwitnessed) out.push(`<li ${dataAttrs(e, e.status)}>${mark('unwitnessed')}${idLink(e.id, sections)} (${e.level}, ${e.side}) UNWITNESSED${e.reason ? ` — ${esc(e.reason)}` : ''}</li>`);
+    for (const e of unwitnessed)
+      out.push(`<li ${dataAttrs(e, e.status)}>${mark('unwitnessed')}${idLink(e.id, sections)} (${e.level}, ${e.side}) UNWITNESSED${e.reason ? ` — ${esc(e.reason)}` : ''}</li>`);
     out.push('</ul>');
   }
   out.push('<h2 id="anchors">Anchors</h2>');
@@ -315,7 +352,11 @@ function specAppendix(out: string[], entries: readonly CoverageEntry[], catalogu
     }
   }
   if (found.length === 0) return;
-  const key = (n: string) => n.split('.').map((p) => p.padStart(3, '0')).join('.');
+  const key = (n: string) =>
+    n
+      .split('.')
+      .map((p) => p.padStart(3, '0'))
+      .join('.');
   found.sort((a, b) => key(a.number).localeCompare(key(b.number)));
   out.push('<div class="spec">', '<h2 id="spec">The requirements, from SPEC.md</h2>', '<p class="note">Each section as the specification shipped with this package states it.</p>');
   for (const sec of found) out.push(`<section id="${specAnchor(sec.number)}"><pre>${esc(sec.text)}</pre></section>`);

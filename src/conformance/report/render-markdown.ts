@@ -21,14 +21,10 @@ export function renderMarkdown(report: CoverageReport, catalogue?: Catalogue): s
   );
   out.push('| Anchors | witnessed | warning | failed | unwitnessed | not applicable | applicable |');
   out.push('|---|---|---|---|---|---|---|');
-  out.push(
-    `| ${report.anchors.length} | ${s.witnessed} | ${s.warning} | ${s.failed} | ${s.unwitnessed} | ${s.not_applicable} | ${s.applicable} |`,
-  );
+  out.push(`| ${report.anchors.length} | ${s.witnessed} | ${s.warning} | ${s.failed} | ${s.unwitnessed} | ${s.not_applicable} | ${s.applicable} |`);
   const rs = countStatuses(report.rules);
   out.push('', '| Rules | witnessed | warning | failed | unwitnessed | not applicable |', '|---|---|---|---|---|---|');
-  out.push(
-    `| ${report.rules.length} | ${rs.witnessed} | ${rs.warning} | ${rs.failed} | ${rs.unwitnessed} | ${rs['not-applicable']} |`,
-  );
+  out.push(`| ${report.rules.length} | ${rs.witnessed} | ${rs.warning} | ${rs.failed} | ${rs.unwitnessed} | ${rs['not-applicable']} |`);
 
   const loud = [...report.anchors, ...report.rules].filter((e) => e.status === 'failed' || e.status === 'unwitnessed');
   if (loud.length > 0) {
@@ -47,21 +43,14 @@ export function renderMarkdown(report: CoverageReport, catalogue?: Catalogue): s
   return out.join('\n');
 }
 
-function renderSections(
-  out: string[],
-  entries: readonly CoverageEntry[],
-  head: string,
-  sections: ReadonlyMap<string, string>,
-): void {
+function renderSections(out: string[], entries: readonly CoverageEntry[], head: string, sections: ReadonlyMap<string, string>): void {
   for (const [section, list] of bySection(entries, sections)) {
     out.push('', `### §${section}`, '');
     out.push(`| ${head} | Level | Side | Status | Witnesses | Requirement |`, '|---|---|---|---|---|---|');
     for (const e of list) {
       const loud = e.status === 'failed' || e.status === 'unwitnessed';
       const id = loud ? `**❌ ${cell(e.id)}**` : cell(e.id);
-      const witnesses = e.witnesses
-        .map((w) => `\`${cell(w.feature)}:${w.line}\` ${cell(w.scenario)} (${w.status})`)
-        .join('<br>');
+      const witnesses = e.witnesses.map((w) => `\`${cell(w.feature)}:${w.line}\` ${cell(w.scenario)} (${w.status})`).join('<br>');
       out.push(`| ${id} | ${e.level} | ${e.side} | ${statusCell(e)} | ${witnesses || '—'} | ${cell(e.text)} |`);
     }
   }

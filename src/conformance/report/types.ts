@@ -27,19 +27,7 @@ export type EntryStatus = 'witnessed' | 'failed' | 'warning' | 'unwitnessed' | '
  *   apart, never a pass, never a failure;
  * - not-run: the test case was planned but never started (run aborted).
  */
-export type WitnessStatus =
-  | 'passed'
-  | 'failed'
-  | 'warning'
-  | 'blocked'
-  | 'not-applicable'
-  | 'skipped'
-  | 'pending'
-  | 'undefined'
-  | 'ambiguous'
-  | 'inconclusive'
-  | 'unverified'
-  | 'not-run';
+export type WitnessStatus = 'passed' | 'failed' | 'warning' | 'blocked' | 'not-applicable' | 'skipped' | 'pending' | 'undefined' | 'ambiguous' | 'inconclusive' | 'unverified' | 'not-run';
 
 export interface Witness {
   /** The scenario name (pickle name: an outline row carries its substituted name). */
@@ -91,7 +79,6 @@ export interface Finding {
   pointer: string;
   message: string;
 }
-
 
 /** A tag or a finding names an id that looks like an anchor or a rule id but is not in the catalogue. */
 export class UnknownCatalogueIdError extends Error {

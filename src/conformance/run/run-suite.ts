@@ -141,7 +141,9 @@ async function planCucumber(
   // run's summary once it has ended (writeJunit): the only formatter cucumber loads is the progress output
   const format: Array<string | [string, string?]> = progress !== null ? [opts.progressFormat ?? 'progress'] : [];
   const environment: IRunEnvironment = { cwd: root, stdout: progress ?? nullStream(), stderr: process.stderr, env: process.env };
-  const { runConfiguration } = await (await cucumber()).loadConfiguration(
+  const { runConfiguration } = await (
+    await cucumber()
+  ).loadConfiguration(
     {
       file: false,
       provided: {
@@ -248,7 +250,10 @@ export async function runSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
     // a selection that selects nothing (a usage error): the preflight's process is stopped at once (its
     // handshake, if still outstanding, ends with it), and the error stands
     supportLoaded();
-    await opened.then((session) => session.close(), () => {});
+    await opened.then(
+      (session) => session.close(),
+      () => {},
+    );
     await preflight.catch(() => {});
     await runtime.close();
     throw err;
@@ -318,7 +323,11 @@ async function runHostSuite(opts: RunSuiteOptions): Promise<RunSuiteResult> {
   const plan = await planCucumber(opts, root, ['host', 'types'], '(@host or @types)', { host }, paths);
   const ran = await runPlanned(plan);
   const targetLabel =
-    hostCommand !== undefined ? `host process: ${hostCommand}` : hostModule !== undefined ? `host adapter: ${hostModule}` : `the bundled reference host${misbehave !== undefined ? ` (misbehaving: ${misbehave})` : ''}`;
+    hostCommand !== undefined
+      ? `host process: ${hostCommand}`
+      : hostModule !== undefined
+        ? `host adapter: ${hostModule}`
+        : `the bundled reference host${misbehave !== undefined ? ` (misbehaving: ${misbehave})` : ''}`;
   writeJunit(paths.junitPath, ran.summary, targetLabel);
   return { side: 'host', targetLabel, success: ran.success, ran: true, neverAnswered: false, ...paths, config, summary: ran.summary };
 }

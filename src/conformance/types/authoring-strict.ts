@@ -98,14 +98,19 @@ export function checkAuthoringStrict(schemaDir: string, samples: readonly Record
   const accepts = compileEnvelope(schemaDir);
   const findings: Finding[] = [];
   samples.forEach((s, i) => {
-    if (!accepts(s)) findings.push(violation('S13-authoring-strict', `/samples/${i}`, `sample ${i} (type ${JSON.stringify(s.type)}) is not valid under the published schema, so it cannot probe the lint`));
+    if (!accepts(s))
+      findings.push(violation('S13-authoring-strict', `/samples/${i}`, `sample ${i} (type ${JSON.stringify(s.type)}) is not valid under the published schema, so it cannot probe the lint`));
   });
   if (findings.length > 0) return { findings, probes: 0 };
   const probes = typoProbes(samples);
   for (const p of probes) {
     if (accepts(p.document)) {
       findings.push(
-        violation('S13-authoring-strict', p.at, `the published schema accepts the unknown member ${JSON.stringify(TYPO)} at ${p.at || '/'} of a ${JSON.stringify(p.document.type)} envelope; the authoring-strict lint must reject a member it does not define`),
+        violation(
+          'S13-authoring-strict',
+          p.at,
+          `the published schema accepts the unknown member ${JSON.stringify(TYPO)} at ${p.at || '/'} of a ${JSON.stringify(p.document.type)} envelope; the authoring-strict lint must reject a member it does not define`,
+        ),
       );
     }
     const interop = validateEnvelope(p.document, 'interop');

@@ -160,7 +160,9 @@ function rootName(doc: SchemaDoc, branch: Schema, prefix: string, index: number)
 /** Inventory every field a schema directory defines (every *.schema.json in it). */
 export function inventorySchemaDir(dir: string): InventoryField[] {
   const fields = new Map<string, InventoryField>();
-  const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
   if (files.length === 0) throw new Error(`no *.schema.json in ${dir}`);
   for (const file of files) {
     const root = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
@@ -182,17 +184,35 @@ export function checkFieldStability(frozen: SchemaInventory, current: readonly I
   for (const field of frozen.fields) {
     const c = now.get(field.path);
     if (c === undefined) {
-      out.push(violation('U4', `/${field.path}`, `field ${field.path} (${field.type}) defined by ${frozen.protocol_version} is gone from the published schema; required: kept (deprecated at most) for the life of contextgraph/1 — deletion needs a new major family`));
+      out.push(
+        violation(
+          'U4',
+          `/${field.path}`,
+          `field ${field.path} (${field.type}) defined by ${frozen.protocol_version} is gone from the published schema; required: kept (deprecated at most) for the life of contextgraph/1 — deletion needs a new major family`,
+        ),
+      );
       continue;
     }
     if (c.type !== field.type) {
-      out.push(violation('U4', `/${field.path}`, `field ${field.path} is ${c.type} in the published schema; ${frozen.protocol_version} defines it as ${field.type} — a field is never redefined within contextgraph/1`));
+      out.push(
+        violation(
+          'U4',
+          `/${field.path}`,
+          `field ${field.path} is ${c.type} in the published schema; ${frozen.protocol_version} defines it as ${field.type} — a field is never redefined within contextgraph/1`,
+        ),
+      );
     }
     if (field.values !== undefined) {
       const have = new Set(c.values ?? []);
       const gone = field.values.filter((v) => !have.has(v));
       if (gone.length > 0) {
-        out.push(violation('U4', `/${field.path}`, `field ${field.path} no longer accepts ${gone.map((v) => JSON.stringify(v)).join(', ')} of its ${frozen.protocol_version} vocabulary; a 1.x may add values, never remove one`));
+        out.push(
+          violation(
+            'U4',
+            `/${field.path}`,
+            `field ${field.path} no longer accepts ${gone.map((v) => JSON.stringify(v)).join(', ')} of its ${frozen.protocol_version} vocabulary; a 1.x may add values, never remove one`,
+          ),
+        );
       }
     }
   }

@@ -154,7 +154,10 @@ export class MessageLinter {
   private patches: { start: number; count: number; independent: LocatedFinding[] }[] = [];
   messages = 0;
 
-  constructor(private readonly profile: SchemaProfile, mode?: StreamMode) {
+  constructor(
+    private readonly profile: SchemaProfile,
+    mode?: StreamMode,
+  ) {
     this.fixedMode = mode;
     if (mode === 'independent') this.ctx = undefined;
   }

@@ -24,7 +24,10 @@ export interface MessageItem {
 }
 
 export class UnreadableInputError extends Error {
-  constructor(readonly source: string, reason: string) {
+  constructor(
+    readonly source: string,
+    reason: string,
+  ) {
     super(`${source}: unreadable input: ${reason}`);
     this.name = 'UnreadableInputError';
   }
@@ -126,12 +129,7 @@ type Phase = 'start' | 'single' | 'document' | 'ndjson';
  * Reads one source and hands each message item to `onItem`, in order. Throws UnreadableInputError when the
  * source cannot be read, is empty, or holds nothing that is JSON (after every item has been handed on).
  */
-export async function readMessages(
-  source: string,
-  onItem: (item: MessageItem) => void,
-  stdin: NodeJS.ReadableStream = process.stdin,
-  stats?: ReadStats,
-): Promise<void> {
+export async function readMessages(source: string, onItem: (item: MessageItem) => void, stdin: NodeJS.ReadableStream = process.stdin, stats?: ReadStats): Promise<void> {
   let phase: Phase = 'start';
   let parsedAny = false;
   // 'single': the first non-blank line, which parses alone; 'document': every line from the first non-blank one.
@@ -231,7 +229,12 @@ export async function readMessages(
     let whole: unknown;
     let ok = false;
     try {
-      whole = JSON.parse(held.map((l) => l.text).join('\n').trim());
+      whole = JSON.parse(
+        held
+          .map((l) => l.text)
+          .join('\n')
+          .trim(),
+      );
       ok = true;
     } catch {
       ok = false;

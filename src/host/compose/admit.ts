@@ -69,14 +69,7 @@ export function canonicalIdentities(t: Table, arena: Arena): CanonicalOrder {
  * 1 + 2. The pool, in canonical order: every frame whose provider is not quarantined and whose
  * score meets its provider's own threshold (S6.6), if one is configured; the others are dropped.
  */
-export function admitPool(
-  t: Table,
-  byCanon: readonly number[],
-  quarantine: readonly Quarantine[],
-  thresholds: Readonly<Record<string, number>> | undefined,
-  drop: DropFn,
-  arena: Arena,
-): Indices {
+export function admitPool(t: Table, byCanon: readonly number[], quarantine: readonly Quarantine[], thresholds: Readonly<Record<string, number>> | undefined, drop: DropFn, arena: Arena): Indices {
   const total = t.size;
   const poolAll = arena.int32(total);
   let poolSize = 0;

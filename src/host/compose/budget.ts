@@ -19,9 +19,7 @@ export function modelToBudgetTokens(modelTokens: number, safetyFactor: number = 
 
 export function checkSafetyFactor(safetyFactor: number): void {
   if (!Number.isFinite(safetyFactor) || safetyFactor <= 1) {
-    throw new RangeError(
-      `S7.2-budget-token: safetyFactor must be a finite number > 1, got ${safetyFactor} — a budget token is not a model token`,
-    );
+    throw new RangeError(`S7.2-budget-token: safetyFactor must be a finite number > 1, got ${safetyFactor} — a budget token is not a model token`);
   }
 }
 

@@ -140,9 +140,7 @@ function policyNoteOf(strategy: RankingStrategy, splitName: string, thresholds: 
   const thresholdNames = thresholds === undefined ? [] : Object.keys(thresholds).sort(compareUtf8);
   const thresholdsNote =
     thresholdNames.length > 0
-      ? ` Per-provider thresholds (each applied to that provider's own scores only, S6.6): ${thresholdNames
-          .map((p) => `${JSON.stringify(p)} ≥ ${thresholds![p]}`)
-          .join(', ')}.`
+      ? ` Per-provider thresholds (each applied to that provider's own scores only, S6.6): ${thresholdNames.map((p) => `${JSON.stringify(p)} ≥ ${thresholds![p]}`).join(', ')}.`
       : '';
   return (
     `${strategy.policyNote} Budget split: ${splitName}. No cross-provider score threshold is applied (F10).${thresholdsNote}` +

@@ -92,12 +92,7 @@ export function blockOf(t: Table, i: number, label: string, inserted: number, he
   out.cost = cost;
   out.bytes = bytes;
   // ASCII iff every piece's byte count equals its length (the fence constants are ASCII)
-  out.ascii =
-    idBytes === escId.length &&
-    citeBytes === escCite.length &&
-    middle.bytes === middle.text.length &&
-    suffix.bytes === suffix.text.length &&
-    contentBytes === t.content[i]!.length;
+  out.ascii = idBytes === escId.length && citeBytes === escCite.length && middle.bytes === middle.text.length && suffix.bytes === suffix.text.length && contentBytes === t.content[i]!.length;
   out.kind = kind;
   out.escId = escId;
   out.escCite = escCite;

@@ -48,16 +48,7 @@ export interface Packing {
  * `redistribute`, a second walk over the frames refused only by their share lends them the
  * unused budget; the others are dropped `over-provider-share`.
  */
-export function packByStrategy(
-  cand: Indices,
-  ranking: Ranking,
-  cost: Int32Array,
-  split: BudgetSplit,
-  budgetTokens: number,
-  frameBudget: number,
-  drop: DropFn,
-  arena: Arena,
-): Packing {
+export function packByStrategy(cand: Indices, ranking: Ranking, cost: Int32Array, split: BudgetSplit, budgetTokens: number, frameBudget: number, drop: DropFn, arena: Arena): Packing {
   const n = cand.length;
   const { order, providers, providerOrdinal } = ranking;
   const { shares, splitName } = providerShares(split, frameBudget, providers);

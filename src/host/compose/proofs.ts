@@ -49,7 +49,12 @@ function retainSignedProofs(answers: readonly ProviderAnswer[], t: Table, admitt
       } else toDerive.push(c);
     }
     if (toDerive.length === 0) continue;
-    const derive = (cs: number[]) => retainProofs(answer.provider.name, signedFrames, cs.map((c) => t.rf[c]!.frameId));
+    const derive = (cs: number[]) =>
+      retainProofs(
+        answer.provider.name,
+        signedFrames,
+        cs.map((c) => t.rf[c]!.frameId),
+      );
     let batch: ReturnType<typeof retainProofs> | undefined;
     try {
       batch = derive(toDerive);
@@ -84,14 +89,7 @@ function withRoot(record: F13Record, root: string | undefined): F13Record {
 }
 
 /** F13 proofs for the kept frames of signed results, set on their output records (`frames` in position order). */
-export function retainInclusionProofs(
-  answers: readonly ProviderAnswer[],
-  t: Table,
-  cand: Indices,
-  admittedK: Indices,
-  positionOf: Int32Array,
-  frames: ComposedFrame[],
-): void {
+export function retainInclusionProofs(answers: readonly ProviderAnswer[], t: Table, cand: Indices, admittedK: Indices, positionOf: Int32Array, frames: ComposedFrame[]): void {
   const f13 = retainSignedProofs(answers, t, admittedK, cand);
   if (f13.size === 0) return;
   for (let a = 0; a < admittedK.length; a++) {

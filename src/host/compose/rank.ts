@@ -34,7 +34,7 @@ export function rankCandidates(t: Table, cand: Indices, strategy: RankingStrateg
     score[k] = t.score[i]!;
   }
   // dense within-provider ranks: the provider's own order (input rank), ties canonical
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     let sorted = true;
     while (end < n && providerOrdinal[end] === providerOrdinal[start]) {

@@ -85,7 +85,7 @@ export class ScoreDescending implements RankingStrategy {
   readonly name = 'score-descending';
   readonly policyNote =
     'score-descending: frames from all providers are ordered by their raw provider-local score, highest first ' +
-    '(ties in canonical FrameId order). This is this host\'s policy choice, not a protocol guarantee: CGP scores ' +
+    "(ties in canonical FrameId order). This is this host's policy choice, not a protocol guarantee: CGP scores " +
     'are provider-local and ordinal and are not comparable across providers (F10); the ordering is not a ' +
     'cross-provider measure of relevance.';
   order(candidates: readonly RankCandidate[]): number[] {
@@ -152,8 +152,8 @@ function radixByScoreDescending(score: Float64Array, n: number): number[] {
 export class RoundRobinByRank implements RankingStrategy {
   readonly name = 'round-robin-by-rank';
   readonly policyNote =
-    'round-robin-by-rank: providers take turns by within-provider rank — every provider\'s best frame, then every ' +
-    'provider\'s second, … (within a round, providers in UTF-8 order of provider id). Only within-provider order is ' +
+    "round-robin-by-rank: providers take turns by within-provider rank — every provider's best frame, then every " +
+    "provider's second, … (within a round, providers in UTF-8 order of provider id). Only within-provider order is " +
     'used; no score is compared across providers (F10).';
   order(candidates: readonly RankCandidate[]): number[] {
     return this.orderColumns(columnsOf(candidates));
@@ -183,13 +183,7 @@ export class PerProviderQuota implements RankingStrategy {
   }
   orderColumns({ n, rank, providerOrdinal }: RankColumns): number[] {
     const k = this.k;
-    return indices(n).sort(
-      (a, b) =>
-        Math.floor(rank[a]! / k) - Math.floor(rank[b]! / k) ||
-        providerOrdinal[a]! - providerOrdinal[b]! ||
-        rank[a]! - rank[b]! ||
-        a - b,
-    );
+    return indices(n).sort((a, b) => Math.floor(rank[a]! / k) - Math.floor(rank[b]! / k) || providerOrdinal[a]! - providerOrdinal[b]! || rank[a]! - rank[b]! || a - b);
   }
 }
 

@@ -39,7 +39,7 @@ function identityGroups(t: Table, pool: Indices, canon: Int32Array, arena: Arena
   const repsAll = arena.int32(pool.length);
   let count = 0;
   const provenance = new Map<number, ContextFrame['provenance']>();
-  for (let start = 0; start < pool.length; ) {
+  for (let start = 0; start < pool.length;) {
     let end = start + 1;
     while (end < pool.length && t.compareIds(pool[start]!, pool[end]!) === 0) end++;
     let rep = pool[start]!;
@@ -120,11 +120,7 @@ function survivorPriority(t: Table, pool: Indices, canon: Int32Array, arena: Are
 }
 
 function proofText(how: DuplicateProof): string {
-  return how === 'identity'
-    ? 'same FrameId triple (D2)'
-    : how === 'content-digest'
-      ? 'same content_digest and identical inline bytes'
-      : 'overlapping file provenance (same uri, overlapping range)';
+  return how === 'identity' ? 'same FrameId triple (D2)' : how === 'content-digest' ? 'same content_digest and identical inline bytes' : 'overlapping file provenance (same uri, overlapping range)';
 }
 
 export interface Survivors {

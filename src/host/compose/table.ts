@@ -147,11 +147,7 @@ export class Table {
 
   /** Exact duplicates of one FrameId: within-provider rank, then content, then the whole frame. */
   tie(a: number, b: number): number {
-    return (
-      this.inputRank[a]! - this.inputRank[b]! ||
-      compareUtf8(this.content[a]!, this.content[b]!) ||
-      compareUtf8(JSON.stringify(this.rf[a]!.frame), JSON.stringify(this.rf[b]!.frame))
-    );
+    return this.inputRank[a]! - this.inputRank[b]! || compareUtf8(this.content[a]!, this.content[b]!) || compareUtf8(JSON.stringify(this.rf[a]!.frame), JSON.stringify(this.rf[b]!.frame));
   }
 }
 

@@ -17,10 +17,7 @@ import type { RenderedBlock } from './render.js';
  * `redistribute: true` makes a second walk over frames refused only by their share, with the
  * global cap alone (unused shares are lent to others); default false (strict shares).
  */
-export type BudgetSplit =
-  | { kind: 'global' }
-  | { kind: 'equal'; redistribute?: boolean }
-  | { kind: 'quota'; tokens: Readonly<Record<string, number>>; redistribute?: boolean };
+export type BudgetSplit = { kind: 'global' } | { kind: 'equal'; redistribute?: boolean } | { kind: 'quota'; tokens: Readonly<Record<string, number>>; redistribute?: boolean };
 
 export interface ComposeOptions {
   /** The global budget in budget tokens (§7 accounting unit). Give this OR modelBudgetTokens. */

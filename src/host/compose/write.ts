@@ -93,14 +93,7 @@ class ByteSink implements TextSink {
  * result itself; any other prompt is joined from strings. Both give the same text
  * (compose-render-paths.test.ts). `frames` is in position order.
  */
-export function renderPrompt(
-  t: Table,
-  measured: BlockMeasures,
-  cite: readonly string[],
-  packing: Packing,
-  positionOf: Int32Array,
-  arena: Arena,
-): { text: string; frames: ComposedFrame[] } {
+export function renderPrompt(t: Table, measured: BlockMeasures, cite: readonly string[], packing: Packing, positionOf: Int32Array, arena: Arena): { text: string; frames: ComposedFrame[] } {
   const total = t.size;
   const { kOf, cost, inserted, headers, scratch } = measured;
   const { admitted: admittedK, isAdmitted, selectionRank } = packing;

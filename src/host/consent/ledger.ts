@@ -213,7 +213,14 @@ function parseLedger(buf: Buffer, file: string, start: ParseStart = { lastSeq: -
       hasHeader = true;
     } else if (rest.op === 'grant') {
       if (!hasHeader) throw new LedgerCorrupt(file, lineNo, 'record before the header');
-      if (!isIdentity(rest.provider) || typeof rest.routing_id !== 'string' || !isGrantor(rest.grantor) || !isProtocolTimestamp(rest.granted_at) || !Array.isArray(rest.receipts) || typeof rest.grant_id !== 'string') {
+      if (
+        !isIdentity(rest.provider) ||
+        typeof rest.routing_id !== 'string' ||
+        !isGrantor(rest.grantor) ||
+        !isProtocolTimestamp(rest.granted_at) ||
+        !Array.isArray(rest.receipts) ||
+        typeof rest.grant_id !== 'string'
+      ) {
         throw new LedgerCorrupt(file, lineNo, 'grant record is missing required members');
       }
       records.push(rest as unknown as GrantRecord);

@@ -6,16 +6,7 @@
  */
 import { createPrivateKey, createPublicKey, sign as nodeSign, type KeyObject } from 'node:crypto';
 import type { AttesterKey, FrameAttestation, InclusionProof } from '../../../generated/types/index.js';
-import {
-  allInclusionProofs,
-  canonicalLeaves,
-  frameCommitment,
-  frameIdentityOf,
-  merkleRoot,
-  renderDigest,
-  signCommitment,
-  type Attestation,
-} from '../../attest/index.js';
+import { allInclusionProofs, canonicalLeaves, frameCommitment, frameIdentityOf, merkleRoot, renderDigest, signCommitment, type Attestation } from '../../attest/index.js';
 import { sha256Digest } from '../../protocol/digest.js';
 import type { ProviderSigning } from '../attest.js';
 import { RETIRED_FRAME_IDS } from '../catalogue.js';
@@ -51,12 +42,7 @@ const liftedSignature = whenSigned((result, ctx) => {
   const at = entryIndexFor(result, 0);
   if (at < 0) return result;
   const donor: WireFrame = result.frames[1] ?? { ...result.frames[0]!, id: `${result.frames[0]!.id}_other` };
-  result.frame_attestations![at]!.attestation = signCommitment(
-    frameCommitment(ctx.signing.providerId, donor),
-    ctx.signing.key,
-    ctx.signing.issuedAt,
-    ctx.signing.providerId,
-  );
+  result.frame_attestations![at]!.attestation = signCommitment(frameCommitment(ctx.signing.providerId, donor), ctx.signing.key, ctx.signing.issuedAt, ctx.signing.providerId);
   return result;
 });
 

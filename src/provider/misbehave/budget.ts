@@ -35,7 +35,8 @@ export const BUDGET_MODES = {
     // an anchored frame (own uri or a relation target among the anchors) is "free": its cost is not counted
     stages: {
       budget: (frames, q) => {
-        const anchored = (f: WireFrame) => (typeof f.uri === 'string' && q.anchors.includes(f.uri)) || (Array.isArray(f.relations) && f.relations.some((r) => q.anchors.includes(String(r.target_uri))));
+        const anchored = (f: WireFrame) =>
+          (typeof f.uri === 'string' && q.anchors.includes(f.uri)) || (Array.isArray(f.relations) && f.relations.some((r) => q.anchors.includes(String(r.target_uri))));
         const selected: WireFrame[] = [];
         let spent = 0;
         for (const frame of frames) {

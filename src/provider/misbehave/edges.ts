@@ -100,8 +100,7 @@ export const EDGE_MODES = {
   },
   'numeric-id-normalised': {
     // an id that looks like a number is echoed as that number's canonical spelling ("007" → "7", "1e3" → "1000")
-    outgoing: (envelope: OutEnvelope) =>
-      typeof envelope.id === 'string' && NUMERIC.test(envelope.id) ? { ...envelope, id: String(Number(envelope.id)) } : envelope,
+    outgoing: (envelope: OutEnvelope) => (typeof envelope.id === 'string' && NUMERIC.test(envelope.id) ? { ...envelope, id: String(Number(envelope.id)) } : envelope),
   },
   'refuse-empty-verify': {
     verify: (honest, ctx) => {

@@ -42,8 +42,7 @@ export const HANDSHAKE_MODES = {
     handshake: (honest, ctx) => (isIncompatibleVersion(honest) ? { envelopes: [structuredClone(ctx.ack)] } : honest),
   },
   'foreign-handshake-wrong-code': {
-    handshake: (honest) =>
-      isIncompatibleVersion(honest) ? { envelopes: [{ ...honest.envelopes[0]!, code: 'bad_request' }] } : honest,
+    handshake: (honest) => (isIncompatibleVersion(honest) ? { envelopes: [{ ...honest.envelopes[0]!, code: 'bad_request' }] } : honest),
   },
   'hang-on-foreign-handshake': {
     handshake: (honest) => (isIncompatibleVersion(honest) ? hang() : honest),

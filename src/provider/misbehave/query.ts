@@ -16,7 +16,15 @@ export const QUERY_MODES = {
       };
     },
   },
-  'case-folded-kinds': { stages: { filterKinds: (frames, kinds) => filterKinds(frames, kinds.map((k) => k.toLowerCase())) } },
+  'case-folded-kinds': {
+    stages: {
+      filterKinds: (frames, kinds) =>
+        filterKinds(
+          frames,
+          kinds.map((k) => k.toLowerCase()),
+        ),
+    },
+  },
   'ignore-anchors': {
     stages: {
       rank: (frames, q) => rank(q.anchors.length === 0 ? frames : frames.filter((f) => !isAnchored(f, q.anchors)), q),
@@ -49,8 +57,7 @@ export const QUERY_MODES = {
   },
   'ignore-valid-to': {
     stages: {
-      filterTime: (frames, asOf) =>
-        asOf === undefined ? [...frames] : frames.filter((f) => (compareProtocolTimestamps(f.spec.valid_from, asOf) ?? 0) <= 0),
+      filterTime: (frames, asOf) => (asOf === undefined ? [...frames] : frames.filter((f) => (compareProtocolTimestamps(f.spec.valid_from, asOf) ?? 0) <= 0)),
     },
   },
   'accept-bad-embedding': {

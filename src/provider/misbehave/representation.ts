@@ -38,8 +38,7 @@ export const REPRESENTATION_MODES = {
   },
   'answer-unadvertised-preference': {
     stages: {
-      chooseRepresentation: (prefs, advertised) =>
-        prefs.some((p) => !advertised.includes(p)) ? { ok: true, value: 'compact' } : chooseRepresentation(prefs, advertised),
+      chooseRepresentation: (prefs, advertised) => (prefs.some((p) => !advertised.includes(p)) ? { ok: true, value: 'compact' } : chooseRepresentation(prefs, advertised)),
     },
   },
   'reference-over-transport': {

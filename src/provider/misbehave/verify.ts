@@ -5,11 +5,12 @@ import type { ModeHooks } from './shared.js';
 export const VERIFY_MODES = {
   'verify-uniform-verdict': {
     // answers every identity of a verify with the first identity's status (right when all agree)
-    verdicts: (vs) => vs.map((v) => {
-      const first = vs[0]!;
-      const out = { frame: v.frame, status: first.status };
-      return first.status === 'stale' && v.status === 'stale' && v.replacement_digest !== undefined ? { ...out, replacement_digest: v.replacement_digest } : out;
-    }),
+    verdicts: (vs) =>
+      vs.map((v) => {
+        const first = vs[0]!;
+        const out = { frame: v.frame, status: first.status };
+        return first.status === 'stale' && v.status === 'stale' && v.replacement_digest !== undefined ? { ...out, replacement_digest: v.replacement_digest } : out;
+      }),
   },
   'vouch-foreign-provider-id': {
     // ignores the identity's provider_id: answers it as if it named this provider

@@ -9,17 +9,7 @@ const KNOWN_MEMBERS: Record<string, readonly string[]> = {
   verify: ['type', 'id', 'request'],
   shutdown: ['type'],
 };
-const KNOWN_QUERY_MEMBERS = [
-  'goal',
-  'query_text',
-  'embedding',
-  'kinds',
-  'anchors',
-  'max_frames',
-  'max_tokens',
-  'as_of',
-  'representation_preferences',
-];
+const KNOWN_QUERY_MEMBERS = ['goal', 'query_text', 'embedding', 'kinds', 'anchors', 'max_frames', 'max_tokens', 'as_of', 'representation_preferences'];
 
 function unknownMember(envelope: JsonObject): string | undefined {
   const known = KNOWN_MEMBERS[String(envelope.type)];
@@ -96,10 +86,7 @@ export const WIRE_MODES = {
     },
   },
   'reply-to-unknown-notification': {
-    unknownType: (honest, ctx) =>
-      honest.envelopes.length > 0
-        ? honest
-        : { envelopes: [errorEnvelope('bad_request', `unknown envelope type ${JSON.stringify(ctx.request?.type)}`)] },
+    unknownType: (honest, ctx) => (honest.envelopes.length > 0 ? honest : { envelopes: [errorEnvelope('bad_request', `unknown envelope type ${JSON.stringify(ctx.request?.type)}`)] }),
   },
   'silent-on-unknown-request': { unknownType: () => noReply() },
   'newline-in-envelope': { encode: (envelope) => JSON.stringify(envelope, null, 2) },

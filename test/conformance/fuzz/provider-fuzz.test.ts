@@ -18,8 +18,7 @@ const bundled = bundledProviderCommand(ROOT);
 const stdio = (...extra: string[]): FuzzTarget => ({ kind: 'stdio', command: bundled.command, args: [...bundled.args, ...extra] });
 const out = () => mkdtempSync(join(tmpdir(), 'cgp-fuzz-test-'));
 
-const cli = (args: string[], timeoutMs = 60_000) =>
-  runProcess([process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), ...args], { cwd: ROOT, timeoutMs });
+const cli = (args: string[], timeoutMs = 60_000) => runProcess([process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), ...args], { cwd: ROOT, timeoutMs });
 
 const base = { seed: 20261201, timeoutMs: 10_000, handshakeTimeoutMs: 20_000, replayCommand: (f: string) => `replay ${f}` };
 
@@ -32,7 +31,10 @@ describe('fuzz inputs', () => {
     for (const area of AREAS) assert.ok(seen.has(area), `area ${area} generated`);
     for (const input of a.flat()) for (const l of input.lines) assert.equal(isShutdownLine(l), false);
     // The oversize lines really exceed the assumed cap.
-    const big = fc.sample(fuzzCase({ maxLineBytes: 1000 }), { numRuns: 400, seed: 3 }).flat().filter((i) => i.area === 'oversize-line');
+    const big = fc
+      .sample(fuzzCase({ maxLineBytes: 1000 }), { numRuns: 400, seed: 3 })
+      .flat()
+      .filter((i) => i.area === 'oversize-line');
     assert.ok(big.some((i) => lineBytes(i.lines[0]!).length > 1000));
   });
 

@@ -8,7 +8,7 @@ describe('the whole provider suite against a provider that drips its replies', (
   // A stalled shared connection with input queued made the unsolicited-input drain retry a fail-fast read
   // forever (878 973 notes, 169 MB of strings in the heap snapshot, then "JavaScript heap out of memory").
   it('ends with named failures, no harness error, within its bound', async () => {
-    const r = await suiteVsHostile(['drip'], { timeoutMs: 500, boundMs: 180_000 });
+    const r = await suiteVsHostile(['drip'], { timeoutMs: 2000, boundMs: 180_000 });
     assert.deepEqual(r.problems, []);
     assert.deepEqual(r.orphans, []);
     assert.ok(r.failedScenarios > 0);

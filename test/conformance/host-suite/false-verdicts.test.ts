@@ -40,7 +40,14 @@ async function run(mode: string | undefined, tags?: string): Promise<Run> {
 /** Each scenario's verdict, its ids and the ids of its warnings (the whole story a report tells of it). */
 function verdicts(r: Run): string[] {
   return r.summary.scenarios
-    .map((s) => `${s.uri}:${s.line} ${s.status} [${s.findings.filter((f) => f.severity === 'warning').map((f) => f.id).sort().join(',')}]${s.status === 'failed' ? ` ${(s.harness_error ?? s.message ?? '').split('\n')[0]}` : ''}`)
+    .map(
+      (s) =>
+        `${s.uri}:${s.line} ${s.status} [${s.findings
+          .filter((f) => f.severity === 'warning')
+          .map((f) => f.id)
+          .sort()
+          .join(',')}]${s.status === 'failed' ? ` ${(s.harness_error ?? s.message ?? '').split('\n')[0]}` : ''}`,
+    )
     .sort();
 }
 
@@ -49,7 +56,7 @@ function failures(r: Run): string[] {
 }
 
 describe('the whole host suite against a host answering only what the schemas require', () => {
-  it('schema-minimal: no harness error, the bundled host\'s verdicts', async () => {
+  it("schema-minimal: no harness error, the bundled host's verdicts", async () => {
     const bundled = await run(undefined);
     const minimal = await run('schema-minimal');
     assert.equal(minimal.summary.harness_errors, 0, failures(minimal).join('\n'));
@@ -66,7 +73,7 @@ describe('one identity mapping, applied everywhere', () => {
     assert.deepEqual(warned.sort(), ['A1,S6.5.2-provider-id', 'D3,V1,S6.5.2-provider-id', 'UR1,S6.5.2-provider-id', 'V1,S6.5.2-provider-id']);
   });
 
-  it('the wire verify\'s identities are read through the same mapping as the host\'s results (V2, V3)', () => {
+  it("the wire verify's identities are read through the same mapping as the host's results (V2, V3)", () => {
     const identities = new ProviderIdentities();
     identities.add({ routingId: 'local-1', name: 'docs' } as never);
     const held = ['frm_alpha', 'frm_beta'].map((id) => ({ frameId: { provider_id: 'docs', frame_id: id, content_digest: `sha256:${'a'.repeat(64)}` }, frame: {} }) as unknown as ReceivedFrame);
@@ -97,7 +104,7 @@ describe('checks read only what the published schema requires', () => {
   });
 });
 
-describe('R3 is judged on what is rendered, from the host\'s own blocks', () => {
+describe("R3 is judged on what is rendered, from the host's own blocks", () => {
   it('commonmark-fences: a fence one backtick longer than any run in its content passes R3', async () => {
     const r = await run('commonmark-fences', '@R3');
     assert.equal(r.summary.scenarios.length, 2);
@@ -134,13 +141,23 @@ describe('what a host declares does not hide what reaches the providers', () => 
 
   it('no-name-hook: C7 is judged without the name-resolution hook when the host refuses before resolving', async () => {
     const r = await run('no-name-hook', '@C7');
-    assert.deepEqual(r.summary.scenarios.map((s) => s.status), ['passed'], verdicts(r).join('\n'));
+    assert.deepEqual(
+      r.summary.scenarios.map((s) => s.status),
+      ['passed'],
+      verdicts(r).join('\n'),
+    );
   });
 });
 
 describe('R3 and D2 on synthetic compositions', () => {
   const answer = (provider: string, frames: Array<[string, string]>) =>
-    ({ provider: { routingId: provider, name: provider }, frames: frames.map(([id, content]) => ({ frameId: { provider_id: provider, frame_id: id, content_digest: `sha256:${Buffer.from(content).toString('hex').padEnd(64, '0').slice(0, 64)}` }, frame: { id, kind: 'doc', content } })) }) as never;
+    ({
+      provider: { routingId: provider, name: provider },
+      frames: frames.map(([id, content]) => ({
+        frameId: { provider_id: provider, frame_id: id, content_digest: `sha256:${Buffer.from(content).toString('hex').padEnd(64, '0').slice(0, 64)}` },
+        frame: { id, kind: 'doc', content },
+      })),
+    }) as never;
   /** Blocks rendered as `open + content + close` after a preamble, spans in UTF-8 bytes. */
   const composed = (parts: Array<{ provider: string; id: string; open: string; content: string; close: string }>) => {
     let text = 'preamble: ``` and </frame> may be described here\n';
@@ -154,7 +171,7 @@ describe('R3 and D2 on synthetic compositions', () => {
     return { text, blocks, dropped: [] } as never;
   };
 
-  it('R3: fences of different lengths pass; content holding its own block\'s closer fails', async () => {
+  it("R3: fences of different lengths pass; content holding its own block's closer fails", async () => {
     const { checkFenced } = await import('../../../src/conformance/host-suite/checks/composition.js');
     const hostile = { provider: 'h', id: 'frm_h', kind: 'doc', marker: 'OVERRIDE' };
     const a = 'plain ``` inside';
@@ -170,7 +187,10 @@ describe('R3 and D2 on synthetic compositions', () => {
       { provider: 'h', id: 'frm_h', open: '\n```h\n', content: h, close: '\n```\n' },
     ]);
     const findings = checkFenced(hostile, offered, broken);
-    assert.ok(findings.some((f) => f.id === 'R3' && /closer "\\n```\\n" of the block of "frm_h" \("h"\) first occurs inside its content/.test(f.message)), findings.map((f) => f.message).join('\n'));
+    assert.ok(
+      findings.some((f) => f.id === 'R3' && /closer "\\n```\\n" of the block of "frm_h" \("h"\) first occurs inside its content/.test(f.message)),
+      findings.map((f) => f.message).join('\n'),
+    );
   });
 
   it('D2: two content_digests of one frame id are two contents; dedup by id alone fails', async () => {
@@ -182,6 +202,9 @@ describe('R3 and D2 on synthetic compositions', () => {
     ]);
     assert.deepEqual(checkVersionsKept('docs', 'frm_p', ['revision 1', 'revision 2'], offered, both), []);
     const one = composed([{ provider: 'docs', id: 'frm_p', open: '<q>', content: 'revision 1', close: '</q>' }]);
-    assert.match(checkVersionsKept('docs', 'frm_p', ['revision 1', 'revision 2'], offered, one)[0]?.message ?? '', /^D2 violated: the version of frame "frm_p" of "docs" whose content is "revision 2"/);
+    assert.match(
+      checkVersionsKept('docs', 'frm_p', ['revision 1', 'revision 2'], offered, one)[0]?.message ?? '',
+      /^D2 violated: the version of frame "frm_p" of "docs" whose content is "revision 2"/,
+    );
   });
 });

@@ -28,7 +28,13 @@ function runAction(env: Record<string, string>, cwd: string): Promise<{ code: nu
     const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const outputs = Object.fromEntries(readFileSync(outputsFile, 'utf8').trim().split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      const outputs = Object.fromEntries(
+        readFileSync(outputsFile, 'utf8')
+          .trim()
+          .split('\n')
+          .filter((l) => l.includes('='))
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
       resolve({ code, stderr, outputs });
     });
   });

@@ -70,7 +70,7 @@ describe('the matrix page in headless Chromium', () => {
       // …and links into the run's own coverage page at the id
       await panel.locator('a', { hasText: 'full report' }).click();
       assert.match(page.url(), /runs\/ignore-max-frames\/coverage\.html#B4$/);
-      assert.ok(await page.locator('tr#B4.failed').isVisible(), 'the run\'s page, at B4, failed');
+      assert.ok(await page.locator('tr#B4.failed').isVisible(), "the run's page, at B4, failed");
       await page.goBack();
       await page.locator(`section#${id} a.close`).click();
       assert.equal(await panel.isVisible(), false, 'the panel closes');

@@ -80,13 +80,16 @@ implementations:
     assert.equal(r.code, 0, r.stderr);
     doc = JSON.parse(readFileSync(join(out, 'matrix.json'), 'utf8')) as MatrixDoc;
     assert.ok(validateDoc(doc), `matrix.json is valid against schema/matrix/matrix.schema.json: ${JSON.stringify(validateDoc.errors, null, 1)}`);
-    assert.deepEqual(doc.implementations.map((c) => [c.name, c.outcome]), [
-      ['honest provider', 'completed'],
-      ['ignore-max-frames', 'completed'],
-      ['bundled host', 'completed'],
-      ['cannot start', 'never-answered'],
-      ['hangs', 'hung'],
-    ]);
+    assert.deepEqual(
+      doc.implementations.map((c) => [c.name, c.outcome]),
+      [
+        ['honest provider', 'completed'],
+        ['ignore-max-frames', 'completed'],
+        ['bundled host', 'completed'],
+        ['cannot start', 'never-answered'],
+        ['hangs', 'hung'],
+      ],
+    );
     const [honest, imf, host, cannot, hangs] = doc.implementations;
     assert.equal(honest!.cells.B4!.status, 'witnessed');
     assert.equal(honest!.exit_code, 0);
@@ -105,7 +108,10 @@ implementations:
     assert.equal(cannot!.score, null);
     assert.equal(hangs!.exit_code, null, 'a hung run was stopped: no exit code of its own');
     assert.match(hangs!.reason ?? '', /no result within 4000 ms/);
-    assert.ok(Object.values(hangs!.cells).every((c) => c.status === 'unverified'), 'a run without a verdict proves nothing either way');
+    assert.ok(
+      Object.values(hangs!.cells).every((c) => c.status === 'unverified'),
+      'a run without a verdict proves nothing either way',
+    );
     const pids = readFileSync(join(dir, 'hang.pids'), 'utf8').trim().split('\n').map(Number);
     assert.ok(pids.length > 0);
     for (const pid of pids) assert.ok(gone(pid), `the hung run's provider ${pid} was stopped with it`);
@@ -129,7 +135,7 @@ implementations:
     for (const e of [...coverage.anchors, ...coverage.rules]) assert.equal(imf.cells[e.id]!.status, status(e.status), e.id);
   });
 
-  it('the summary fits a pull-request comment; the page holds the red cell\'s finding and transcript', () => {
+  it("the summary fits a pull-request comment; the page holds the red cell's finding and transcript", () => {
     const summary = readFileSync(join(out, 'summary.md'), 'utf8');
     assert.ok(summary.split('\n').length <= 40 && summary.length < 65_536, `summary.md is short (${summary.split('\n').length} lines)`);
     assert.match(summary, /\| ignore-max-frames \| provider \| 0\.1\.0 \| \d+\/\d+ \| 1 \|/);

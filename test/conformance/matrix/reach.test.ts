@@ -58,7 +58,7 @@ implementations:
     const [http, fails] = doc.implementations;
     assert.equal(http!.outcome, 'completed', http!.reason);
     assert.equal(http!.cells.B4!.status, 'witnessed');
-    assert.equal(http!.target, 'http://127.0.0.1:${PORT}/', 'matrix.json names the placeholder, not the run\'s port');
+    assert.equal(http!.target, 'http://127.0.0.1:${PORT}/', "matrix.json names the placeholder, not the run's port");
     const label = (JSON.parse(readFileSync(join(dir, 'site', 'runs', 'over-http', 'report.json'), 'utf8')) as { target: { label: string } }).target.label;
     const port = Number(/:(\d+)\//.exec(label)?.[1]);
     assert.ok(port > 0, `the run's own report names the port chosen: ${label}`);

@@ -41,8 +41,14 @@ describe('matrix shards, merge and diff', () => {
 
   it('shard i/n takes the entries at positions i-1 modulo n', () => {
     const items = [0, 1, 2, 3, 4].map((position) => ({ position }));
-    assert.deepEqual(shardOf(items, { index: 1, count: 2 }).map((x) => x.position), [0, 2, 4]);
-    assert.deepEqual(shardOf(items, { index: 2, count: 2 }).map((x) => x.position), [1, 3]);
+    assert.deepEqual(
+      shardOf(items, { index: 1, count: 2 }).map((x) => x.position),
+      [0, 2, 4],
+    );
+    assert.deepEqual(
+      shardOf(items, { index: 2, count: 2 }).map((x) => x.position),
+      [1, 3],
+    );
     assert.deepEqual(shardOf(items, undefined).length, 5);
   });
 
@@ -50,10 +56,20 @@ describe('matrix shards, merge and diff', () => {
     const s1 = join(dir, 's1');
     const s2 = join(dir, 's2');
     const merged = join(dir, 'merged');
-    const runs = await Promise.all([cli(['matrix', file, '--out', whole, '--jobs', '1']), cli(['matrix', file, '--shard', '1/2', '--out', s1, '--jobs', '1']), cli(['matrix', file, '--shard', '2/2', '--out', s2, '--jobs', '1'])]);
+    const runs = await Promise.all([
+      cli(['matrix', file, '--out', whole, '--jobs', '1']),
+      cli(['matrix', file, '--shard', '1/2', '--out', s1, '--jobs', '1']),
+      cli(['matrix', file, '--shard', '2/2', '--out', s2, '--jobs', '1']),
+    ]);
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(read(s1).implementations.map((c) => c.name), ['provider', 'host']);
-    assert.deepEqual(read(s2).implementations.map((c) => c.name), ['drops-budget']);
+    assert.deepEqual(
+      read(s1).implementations.map((c) => c.name),
+      ['provider', 'host'],
+    );
+    assert.deepEqual(
+      read(s2).implementations.map((c) => c.name),
+      ['drops-budget'],
+    );
     assert.deepEqual(read(s1).shard, { index: 1, count: 2 });
 
     const missing = await cli(['matrix', 'merge', s1, '--out', merged]);

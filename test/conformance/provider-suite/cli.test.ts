@@ -73,7 +73,7 @@ describe('cgp-conformance stdio: usage hygiene', () => {
     const r = await cli(['stdio', '--tag', '@B1', '--', process.execPath, MINIMAL]);
     assert.match(oneLine(r), /unknown option '--tag' \(Did you mean --tags\?\)/);
   });
-  it('options after the target are the target\'s own (passed through)', { timeout: 60_000 }, async () => {
+  it("options after the target are the target's own (passed through)", { timeout: 60_000 }, async () => {
     const r = await cli(['stdio', '--tags', '@H1', '--report-name', ...report(), process.execPath, MINIMAL, '--some-provider-flag']);
     assert.equal(r.code, 0, r.stderr);
   });

@@ -24,7 +24,10 @@ function run(tags: string, opts: Partial<RunSuiteOptions> = {}) {
 
 /** Ids reported failed or warning, and the scenarios that reported them (file:line). */
 function reported(s: SuiteSummary): { ids: string[]; where: string[] } {
-  const ids = s.ids.filter((i) => i.status === 'failed' || i.status === 'warning').map((i) => i.id).sort();
+  const ids = s.ids
+    .filter((i) => i.status === 'failed' || i.status === 'warning')
+    .map((i) => i.id)
+    .sort();
   const where = s.scenarios.filter((sc) => sc.status === 'failed' || sc.findings.length > 0).map((sc) => `${sc.uri.replace(/^.*features\//, '')}:${sc.line}`);
   return { ids, where };
 }
@@ -128,7 +131,10 @@ describe('R1 over HTTP: robustness modes are caught over HTTP too', () => {
         assert.deepEqual(reported(result.summary).ids, ['R1']);
         assert.equal(result.summary.ids.find((i) => i.id === 'R1')?.status, status);
         const findings = result.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.id === 'R1'));
-        assert.ok(findings.some((f) => message.test(f.message)), findings.map((f) => f.message).join('\n'));
+        assert.ok(
+          findings.some((f) => message.test(f.message)),
+          findings.map((f) => f.message).join('\n'),
+        );
       } finally {
         await provider.close().catch(() => undefined);
       }
@@ -141,7 +147,10 @@ describe('edge probes: no false verdict on odd but honest peers (scripted)', () 
     const result = await scriptedRunner('e')('r1-out-of-order', '@provider and @R1');
     assert.equal(result.summary.harness_errors, 0);
     const r1 = result.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.id === 'R1'));
-    assert.deepEqual(r1.map((f) => f.message), []);
+    assert.deepEqual(
+      r1.map((f) => f.message),
+      [],
+    );
     assert.equal(result.summary.ids.find((i) => i.id === 'R1')?.status, 'witnessed');
     assert.ok(edgeScenarios(result.summary).filter((s) => s.status === 'passed').length >= 4);
   });
@@ -153,8 +162,15 @@ describe('edge probes: no false verdict on odd but honest peers (scripted)', () 
     assert.ok(edges.length >= 4);
     for (const s of edges) {
       assert.equal(s.status, 'passed', `${s.name}: ${s.message ?? ''}`);
-      assert.deepEqual(s.findings.filter((f) => f.id === 'R1').map((f) => f.message), [], s.name);
+      assert.deepEqual(
+        s.findings.filter((f) => f.id === 'R1').map((f) => f.message),
+        [],
+        s.name,
+      );
     }
-    assert.ok(result.summary.scenarios.some((s) => s.findings.some((f) => f.id === 'S2-wire-shape')), 'the garbage lines are reported, against S2-wire-shape');
+    assert.ok(
+      result.summary.scenarios.some((s) => s.findings.some((f) => f.id === 'S2-wire-shape')),
+      'the garbage lines are reported, against S2-wire-shape',
+    );
   });
 });

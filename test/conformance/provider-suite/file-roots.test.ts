@@ -41,7 +41,7 @@ function providerOfItsOwn(): string {
   return dir;
 }
 
-describe('S6.2: file provenance re-read by default under the provider\'s working directory', { skip: existsSync(join(DIST, 'core.js')) ? false : 'dist/ is missing: run npm run build' }, () => {
+describe("S6.2: file provenance re-read by default under the provider's working directory", { skip: existsSync(join(DIST, 'core.js')) ? false : 'dist/ is missing: run npm run build' }, () => {
   it('the bundled provider: witnessed, with no CGP_PROVIDER_FILE_ROOTS', { timeout: 120_000 }, async () => {
     const previous = process.env.CGP_PROVIDER_FILE_ROOTS;
     delete process.env.CGP_PROVIDER_FILE_ROOTS;
@@ -71,11 +71,14 @@ describe('S6.2: file provenance re-read by default under the provider\'s working
     const dir = providerOfItsOwn();
     const elsewhere = mkdtempSync(join(tmpdir(), 'cgp-elsewhere-'));
     // the script serves the corpus under `dir` whatever its working directory
-    writeFileSync(join(dir, 'provider.mjs'), [
-      `import { createProvider } from ${JSON.stringify(pathToFileURL(join(DIST, 'core.js')).href)};`,
-      `import { runStdioProvider } from ${JSON.stringify(pathToFileURL(join(DIST, 'serve.js')).href)};`,
-      `process.exit(await runStdioProvider({}, createProvider({ root: ${JSON.stringify(dir)}, requireHandshake: true })));`,
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'provider.mjs'),
+      [
+        `import { createProvider } from ${JSON.stringify(pathToFileURL(join(DIST, 'core.js')).href)};`,
+        `import { runStdioProvider } from ${JSON.stringify(pathToFileURL(join(DIST, 'serve.js')).href)};`,
+        `process.exit(await runStdioProvider({}, createProvider({ root: ${JSON.stringify(dir)}, requireHandshake: true })));`,
+      ].join('\n'),
+    );
     const result = await runSuite({
       side: 'provider',
       reportName: 'elsewhere-s62',

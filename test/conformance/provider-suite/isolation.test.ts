@@ -29,7 +29,10 @@ const run = scriptedRunner('iso');
 const TAGS = '(@H4 and @needs-verify) or @F1 or @F2 or @G1 or @V2 or @S3.2-id-optional';
 
 function failedIds(s: SuiteSummary): string[] {
-  return s.ids.filter((i) => i.status === 'failed').map((i) => i.id).sort();
+  return s.ids
+    .filter((i) => i.status === 'failed')
+    .map((i) => i.id)
+    .sort();
 }
 
 /** Scenarios failed against the target (a harness error or an inconclusive one is not). */
@@ -53,7 +56,10 @@ describe('one fault on the shared connection is one finding', () => {
       assert.equal(s.harness_errors, 0, 'no scenario is inconclusive: the new connection answers');
       const next = s.scenarios[s.scenarios.findIndex((sc) => sc.status === 'failed') + 1]!;
       assert.equal(next.status, 'passed', JSON.stringify(next));
-      assert.ok(next.notes?.some((n) => /a new shared connection was opened and handshaken for this scenario/.test(n) && /which reported it/.test(n)), JSON.stringify(next.notes));
+      assert.ok(
+        next.notes?.some((n) => /a new shared connection was opened and handshaken for this scenario/.test(n) && /which reported it/.test(n)),
+        JSON.stringify(next.notes),
+      );
       assert.ok(s.scenarios.filter((sc) => sc.status === 'passed').length >= 5);
       assert.equal(result.success, false);
     });
@@ -80,7 +86,11 @@ describe('one fault on the shared connection is one finding', () => {
     assert.ok(after.length >= 4, `${after.length} scenarios after the fault`);
     for (const sc of after) {
       assert.notEqual(sc.status, 'passed', sc.name);
-      assert.match(sc.harness_error ?? '', /^could not observe [^:]+: the shared connection was lost in scenario "A malformed verify's id is echoed on the error that refuses it" \(the process exited \(exit code 1\)\), and the new connection's handshake got PeerClosedError/, sc.name);
+      assert.match(
+        sc.harness_error ?? '',
+        /^could not observe [^:]+: the shared connection was lost in scenario "A malformed verify's id is echoed on the error that refuses it" \(the process exited \(exit code 1\)\), and the new connection's handshake got PeerClosedError/,
+        sc.name,
+      );
       assert.ok(sc.harness_error!.includes(sc.ids.join(', ')), `${sc.harness_error} names ${sc.ids.join(', ')}`);
     }
     assert.equal(s.harness_errors, after.length);
@@ -89,7 +99,15 @@ describe('one fault on the shared connection is one finding', () => {
 
 describe('a failed precondition is never a violation', () => {
   it('no reply to the baseline query in an F2 scenario: inconclusive "could not observe F2: …", F2 not failed', { timeout: 120_000 }, async () => {
-    const result = await runSuite({ side: 'provider', reportName: 'iso-precondition', reportsDir: mkdtempSync(join(tmpdir(), 'cgp-iso-pre-')), progress: null, timeouts: FAST_TIMEOUTS, misbehave: 'hang-on-query', tags: '@F2' });
+    const result = await runSuite({
+      side: 'provider',
+      reportName: 'iso-precondition',
+      reportsDir: mkdtempSync(join(tmpdir(), 'cgp-iso-pre-')),
+      progress: null,
+      timeouts: FAST_TIMEOUTS,
+      misbehave: 'hang-on-query',
+      tags: '@F2',
+    });
     const s = result.summary;
     assert.deepEqual(failedIds(s), []);
     assert.deepEqual(targetFailures(s), []);

@@ -96,7 +96,9 @@ describe('under load: the host suite against the honest bundled host', () => {
     const result = await runSuite({ side: 'host', reportName: 'host-under-load', reportsDir: REPORTS, progress: null });
     const load = loadavg()[0]!;
     stopAll();
-    process.stdout.write(`# load: ${LOOPS} busy loops on ${CORES} core(s); 1-minute load average ${load.toFixed(2)} at the end; ${Math.round((Date.now() - t0) / 1000)} s; ${result.summary.scenarios.length} host scenarios\n`);
+    process.stdout.write(
+      `# load: ${LOOPS} busy loops on ${CORES} core(s); 1-minute load average ${load.toFixed(2)} at the end; ${Math.round((Date.now() - t0) / 1000)} s; ${result.summary.scenarios.length} host scenarios\n`,
+    );
     const notPassed = result.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? s.harness_error ?? ''}`);
     assert.deepEqual(notPassed, []);
     assert.equal(result.summary.harness_errors, 0);

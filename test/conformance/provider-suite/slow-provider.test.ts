@@ -54,7 +54,13 @@ describe('a slow but honest provider is not failed', { skip: existsSync(COMPILED
   it('1.5 s to start: the whole suite gives the same verdicts as the same provider started at once', { timeout: 180_000 }, async () => {
     const [reference, slowed] = [await fast(), await slow(1_500, 0)];
     assert.equal(slowed.ran, true);
-    assert.equal(slowed.summary.totals.failed, 0, statuses(slowed).filter((s) => !s.endsWith('passed') && !s.endsWith('not-applicable')).join('\n'));
+    assert.equal(
+      slowed.summary.totals.failed,
+      0,
+      statuses(slowed)
+        .filter((s) => !s.endsWith('passed') && !s.endsWith('not-applicable'))
+        .join('\n'),
+    );
     assert.equal(slowed.summary.harness_errors, 0);
     assert.equal(slowed.success, true);
     assert.deepEqual(statuses(slowed), statuses(reference));

@@ -46,7 +46,10 @@ describe('provider suite: the honest bundled provider', () => {
     honest = await run({});
     assert.ok(honest.ran, 'the suite ran');
     const bad = honest.summary.scenarios.filter((s) => !['passed', 'not-applicable'].includes(s.status));
-    assert.deepEqual(bad.map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? s.harness_error ?? ''}`), []);
+    assert.deepEqual(
+      bad.map((s) => `${s.uri}:${s.line} ${s.status} ${s.message ?? s.harness_error ?? ''}`),
+      [],
+    );
     assert.equal(honest.success, true);
     assert.equal(honest.summary.harness_errors, 0);
     assert.ok(honest.summary.totals.passed >= 60, `${honest.summary.totals.passed} passed`);
@@ -54,7 +57,10 @@ describe('provider suite: the honest bundled provider', () => {
       assert.ok(s.not_applicable && s.not_applicable.length > 10, `${s.name}: not-applicable needs a reason`);
     }
     // The bundled provider declares every capability: only rules it cannot exercise are not-applicable.
-    const na = honest.summary.scenarios.filter((s) => s.status === 'not-applicable').flatMap((s) => s.ids).sort();
+    const na = honest.summary.scenarios
+      .filter((s) => s.status === 'not-applicable')
+      .flatMap((s) => s.ids)
+      .sort();
     assert.deepEqual(na, ['P3', 'S6.4.1-in-process-reference']);
   });
 
@@ -94,28 +100,41 @@ const CAUGHT: Array<[mode: string, expected: Record<string, 'failed' | 'warning'
 
 describe('provider suite: misbehaving bundled providers are caught', () => {
   for (const [mode, expected] of CAUGHT) {
-    it(`${mode} → ${Object.entries(expected).map(([id, s]) => `${id} ${s}`).join(', ')}`, { timeout: 120_000 }, async () => {
-      const entry = findMisbehaviour(mode);
-      assert.ok(entry, `${mode} is in the manifest`);
-      assert.deepEqual(Object.keys(expected).sort(), [...entry.breaks].sort(), `${mode}: the test covers exactly its breaks ids`);
-      const result = await run({ misbehave: mode, tags: entry.breaks.map((id) => `@${id}`).join(' or ') });
-      // inconclusive scenarios (a failed precondition, docs/interpretations.md §87) travel as harness errors; no other
-      const harness = result.summary.scenarios.filter((s) => s.harness_error !== undefined && !s.harness_error.startsWith('could not observe '));
-      assert.deepEqual(harness.map((s) => s.harness_error), [], 'no harness error');
-      for (const [id, status] of Object.entries(expected)) {
-        const got = result.summary.ids.find((i) => i.id === id);
-        assert.equal(got?.status, status, `${mode}: ${id} should be ${status}, got ${got?.status}`);
-      }
-      const failed = result.summary.scenarios.filter((s) => s.status === 'failed' && s.harness_error === undefined);
-      if (Object.values(expected).includes('failed')) {
-        assert.equal(result.success, false);
-        for (const s of failed) {
-          assert.ok(s.ids.some((id) => s.message?.startsWith(id)), `failure message starts with the id: ${s.message}`);
+    it(
+      `${mode} → ${Object.entries(expected)
+        .map(([id, s]) => `${id} ${s}`)
+        .join(', ')}`,
+      { timeout: 120_000 },
+      async () => {
+        const entry = findMisbehaviour(mode);
+        assert.ok(entry, `${mode} is in the manifest`);
+        assert.deepEqual(Object.keys(expected).sort(), [...entry.breaks].sort(), `${mode}: the test covers exactly its breaks ids`);
+        const result = await run({ misbehave: mode, tags: entry.breaks.map((id) => `@${id}`).join(' or ') });
+        // inconclusive scenarios (a failed precondition, docs/interpretations.md §87) travel as harness errors; no other
+        const harness = result.summary.scenarios.filter((s) => s.harness_error !== undefined && !s.harness_error.startsWith('could not observe '));
+        assert.deepEqual(
+          harness.map((s) => s.harness_error),
+          [],
+          'no harness error',
+        );
+        for (const [id, status] of Object.entries(expected)) {
+          const got = result.summary.ids.find((i) => i.id === id);
+          assert.equal(got?.status, status, `${mode}: ${id} should be ${status}, got ${got?.status}`);
         }
-      } else {
-        assert.equal(result.success, true, 'a SHOULD not met is a warning, never a failure');
-      }
-    });
+        const failed = result.summary.scenarios.filter((s) => s.status === 'failed' && s.harness_error === undefined);
+        if (Object.values(expected).includes('failed')) {
+          assert.equal(result.success, false);
+          for (const s of failed) {
+            assert.ok(
+              s.ids.some((id) => s.message?.startsWith(id)),
+              `failure message starts with the id: ${s.message}`,
+            );
+          }
+        } else {
+          assert.equal(result.success, true, 'a SHOULD not met is a warning, never a failure');
+        }
+      },
+    );
   }
 });
 
@@ -140,12 +159,19 @@ describe('provider suite: selection and applicability', () => {
       assert.equal(result.summary.ids.find((i) => i.id === id)?.status, 'not-applicable', `${id} is not applicable`);
     }
     // The raw messages carry the applicability attachment on a SKIPPED test case.
-    const messages = readFileSync(result.messagesPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const messages = readFileSync(result.messagesPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const na = messages.filter((m) => m.attachment?.mediaType === APPLICABILITY_MEDIA_TYPE);
     assert.ok(na.length >= 6);
     const skippedSteps = messages.filter((m) => m.testStepFinished?.testStepResult.status === 'SKIPPED');
     const withNa = new Set(na.map((m) => m.attachment.testCaseStartedId));
-    for (const id of withNa) assert.ok(skippedSteps.some((m) => m.testStepFinished.testCaseStartedId === id), 'a not-applicable case is skipped');
+    for (const id of withNa)
+      assert.ok(
+        skippedSteps.some((m) => m.testStepFinished.testCaseStartedId === id),
+        'a not-applicable case is skipped',
+      );
     // The minimal provider refuses a query before the handshake: no S3-handshake-first warning for it.
     assert.equal(result.summary.ids.find((i) => i.id === 'S3-handshake-first')?.status, 'witnessed');
   });
@@ -153,7 +179,10 @@ describe('provider suite: selection and applicability', () => {
   it('warnings are attached as findings on passing scenarios', { timeout: 60_000 }, async () => {
     const result = await run({ misbehave: 'accept-bad-embedding', tags: '@E1' });
     assert.equal(result.success, true);
-    const messages = readFileSync(result.messagesPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const messages = readFileSync(result.messagesPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const findings = messages.filter((m) => m.attachment?.mediaType === FINDING_MEDIA_TYPE).map((m) => JSON.parse(m.attachment.body));
     assert.ok(findings.some((f) => f.id === 'E1' && f.severity === 'warning' && f.message.startsWith('E1 warning:')));
   });

@@ -65,8 +65,17 @@ describe('raw line framing (S2.1-no-newline, S2-wire-shape)', () => {
   });
 
   it('reports any other non-envelope line as S2-wire-shape', () => {
-    const ev = checkLines([{ line: 1, text: 'starting up…' }, { line: 2, text: '', error: 'invalid_utf8' }], 'test');
-    assert.deepEqual(ev.findings.map((f) => f.id), ['S2-wire-shape', 'S2-wire-shape']);
+    const ev = checkLines(
+      [
+        { line: 1, text: 'starting up…' },
+        { line: 2, text: '', error: 'invalid_utf8' },
+      ],
+      'test',
+    );
+    assert.deepEqual(
+      ev.findings.map((f) => f.id),
+      ['S2-wire-shape', 'S2-wire-shape'],
+    );
     assert.match(ev.findings[0]!.message, /line 1 is not an envelope/);
   });
 });
@@ -185,8 +194,14 @@ describe('H3 judgement', () => {
     assert.match(ack.findings.find((f) => f.id === 'H1')!.message, /contextgraph\/1\.0.*host's family contextgraph\/2/);
     // an in-family 2.x ack to a 2.0 handshake satisfies H1 (H3 still fails: this provider is contextgraph/1)
     const inFamily = judgeForeign({ version: 'contextgraph/2.0', reply: { type: 'handshake_ack', protocol_version: 'contextgraph/2.0' }, elapsedMs: 3 }, 1000);
-    assert.equal(inFamily.findings.some((f) => f.id === 'H1'), false);
-    assert.equal(inFamily.findings.some((f) => f.id === 'H3'), true);
+    assert.equal(
+      inFamily.findings.some((f) => f.id === 'H1'),
+      false,
+    );
+    assert.equal(
+      inFamily.findings.some((f) => f.id === 'H3'),
+      true,
+    );
   });
 });
 

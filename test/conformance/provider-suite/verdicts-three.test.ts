@@ -32,13 +32,19 @@ describe('false verdicts on honest providers', () => {
     assert.deepEqual(failures(result.summary), []);
     assert.equal(idStatus(result.summary, 'B1'), 'witnessed');
     const notes = result.summary.scenarios.flatMap((sc) => sc.notes ?? []);
-    assert.ok(notes.some((n) => /budget_unsatisfiable.*accepted/.test(n)), JSON.stringify(notes));
+    assert.ok(
+      notes.some((n) => /budget_unsatisfiable.*accepted/.test(n)),
+      JSON.stringify(notes),
+    );
   });
 
   it('R1: an error reply that is not JSON is S2-wire-shape, and at most R1 SHOULD when the next query is answered', { timeout: 120_000 }, async () => {
     const result = await run('non-json-error', '@R1');
     assert.notEqual(idStatus(result.summary, 'R1'), 'failed', JSON.stringify(findings(result.summary, 'R1')));
-    assert.ok(findings(result.summary, 'R1').some((f) => /^warning: R1 warning: .*not an envelope \(reported under S2-wire-shape\)/.test(f)), JSON.stringify(findings(result.summary, 'R1')));
+    assert.ok(
+      findings(result.summary, 'R1').some((f) => /^warning: R1 warning: .*not an envelope \(reported under S2-wire-shape\)/.test(f)),
+      JSON.stringify(findings(result.summary, 'R1')),
+    );
     assert.equal(idStatus(result.summary, 'S2-wire-shape'), 'failed');
   });
 
@@ -54,7 +60,10 @@ describe('false verdicts on honest providers', () => {
     assert.deepEqual(findings(result.summary, 'S3-handshake-first'), []);
     assert.deepEqual(failures(result.summary), []);
     const notes = result.summary.scenarios.flatMap((sc) => sc.notes ?? []);
-    assert.ok(notes.some((n) => /held and answered after the handshake_ack/.test(n)), JSON.stringify(notes));
+    assert.ok(
+      notes.some((n) => /held and answered after the handshake_ack/.test(n)),
+      JSON.stringify(notes),
+    );
   });
 
   it('S6.2: a line range digested without its last newline is accepted (the spec is open on it)', { timeout: 120_000 }, async () => {
@@ -62,6 +71,9 @@ describe('false verdicts on honest providers', () => {
     assert.deepEqual(findings(result.summary, 'S6.2-digested-bytes'), []);
     assert.equal(idStatus(result.summary, 'S6.2-digested-bytes'), 'witnessed');
     const notes = result.summary.scenarios.flatMap((sc) => sc.notes ?? []);
-    assert.ok(notes.some((n) => /without the last line's newline: accepted/.test(n)), JSON.stringify(notes));
+    assert.ok(
+      notes.some((n) => /without the last line's newline: accepted/.test(n)),
+      JSON.stringify(notes),
+    );
   });
 });

@@ -32,21 +32,32 @@ describe('false verdicts, round two, each with a scripted peer', () => {
     const result = await run('http-204', '@S3.2-notification or @S2.1-unknown-type or @S2-wire-shape or @S2.1-no-newline or @H4 or @U1', { target: { kind: 'http', url } });
     assert.equal(result.summary.harness_errors, 0);
     for (const id of ['S2-wire-shape', 'S2.1-no-newline']) {
-      assert.deepEqual(findingsFor(result.summary, id).map((f) => f.message), [], `${id}: no finding`);
+      assert.deepEqual(
+        findingsFor(result.summary, id).map((f) => f.message),
+        [],
+        `${id}: no finding`,
+      );
       assert.notEqual(idStatus(result.summary, id), 'failed', id);
     }
     // silence to a notification is the right answer
     assert.equal(idStatus(result.summary, 'S3.2-notification'), 'witnessed');
     // silence to a payload-bearing request of unknown type is a real S2.1-unknown-type violation, named as such
     assert.equal(idStatus(result.summary, 'S2.1-unknown-type'), 'failed');
-    assert.ok(findingsFor(result.summary, 'S2.1-unknown-type').some((f) => /204/.test(f.message)), JSON.stringify(findingsFor(result.summary, 'S2.1-unknown-type')));
+    assert.ok(
+      findingsFor(result.summary, 'S2.1-unknown-type').some((f) => /204/.test(f.message)),
+      JSON.stringify(findingsFor(result.summary, 'S2.1-unknown-type')),
+    );
   });
 
   it('compact by default: a provider advertising compact may serve it when the query states no preference (no P5, no V4 warning)', { timeout: 180_000 }, async () => {
     const result = await run('compact-default', '@P5 or @V4 or @V3 or @P2 or @P4');
     assert.equal(result.summary.harness_errors, 0);
     for (const id of ['P5', 'V4']) {
-      assert.deepEqual(findingsFor(result.summary, id).map((f) => f.message), [], `${id}: no finding`);
+      assert.deepEqual(
+        findingsFor(result.summary, id).map((f) => f.message),
+        [],
+        `${id}: no finding`,
+      );
       assert.equal(idStatus(result.summary, id), 'witnessed', id);
     }
     assert.equal(result.success, true);
@@ -61,7 +72,10 @@ describe('statuses consistent with findings, for every id of the report', () => 
     const rows = new Map([...page.matchAll(/<tr class="([a-z-]+)" id="([^"]+)"/g)].map((m) => [m[2]!, m[1]!]));
     const findings = result.summary.scenarios.flatMap((s) => s.findings);
     // the quirk this run is about: a warning for an id whose own scenario failed on another id
-    assert.ok(findings.some((f) => f.id === 'S3.2-notification' && f.severity === 'warning'), 'the peer draws the S3.2-notification warning');
+    assert.ok(
+      findings.some((f) => f.id === 'S3.2-notification' && f.severity === 'warning'),
+      'the peer draws the S3.2-notification warning',
+    );
     assert.ok(findings.some((f) => f.id === 'S2.1-unknown-type' && f.severity === 'error'));
     const entries = [...report.anchors, ...report.rules];
     assert.ok(entries.length > 61);
@@ -78,7 +92,11 @@ describe('statuses consistent with findings, for every id of the report', () => 
     assert.deepEqual(wrong, []);
     // and the converse: no id is failed or warning without a finding or a failure naming it
     for (const i of result.summary.ids) {
-      if (i.status === 'warning') assert.ok(findings.some((f) => f.id === i.id), `${i.id} is warning with no finding`);
+      if (i.status === 'warning')
+        assert.ok(
+          findings.some((f) => f.id === i.id),
+          `${i.id} is warning with no finding`,
+        );
     }
   });
 });

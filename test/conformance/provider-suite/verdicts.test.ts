@@ -37,7 +37,10 @@ describe('false verdicts, each with a scripted peer', () => {
     const result = await run('r1-out-of-order', '@R1');
     assert.deepEqual(failures(result.summary), []);
     const r1 = result.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.id === 'R1'));
-    assert.deepEqual(r1.map((f) => f.message), []);
+    assert.deepEqual(
+      r1.map((f) => f.message),
+      [],
+    );
     assert.equal(idStatus(result.summary, 'R1'), 'witnessed');
   });
 
@@ -76,13 +79,19 @@ describe('false verdicts, each with a scripted peer', () => {
     assert.equal(idStatus(result.summary, 'H3'), 'failed');
     assert.equal(idStatus(result.summary, 'H1'), 'failed');
     const h1 = result.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.id === 'H1'));
-    assert.ok(h1.some((f) => /contextgraph\/1\.0-draft/.test(f.message) && /contextgraph\/2/.test(f.message)), JSON.stringify(h1));
+    assert.ok(
+      h1.some((f) => /contextgraph\/1\.0-draft/.test(f.message) && /contextgraph\/2/.test(f.message)),
+      JSON.stringify(h1),
+    );
   });
 
   it('V4: a replacement_digest naming another rendering the provider serves for that frame id is current', { timeout: 120_000 }, async () => {
     const result = await run('v4-compact', '@V4');
     const v4 = result.summary.scenarios.flatMap((s) => s.findings.filter((f) => f.id === 'V4'));
-    assert.deepEqual(v4.map((f) => f.message), []);
+    assert.deepEqual(
+      v4.map((f) => f.message),
+      [],
+    );
     assert.equal(idStatus(result.summary, 'V4'), 'witnessed');
   });
 });
@@ -120,7 +129,13 @@ describe('a stalled target: a named timeout, then a new connection (docs/interpr
     const at = result.summary.scenarios.indexOf(first);
     const next = result.summary.scenarios[at + 1];
     assert.ok(next, 'a scenario runs after the stall');
-    assert.ok(next.notes?.some((n) => /a new shared connection was opened and handshaken for this scenario: a read on it timed out in scenario/.test(n)), JSON.stringify(next.notes));
-    assert.ok(result.summary.scenarios.some((s) => s.status === 'passed'), 'scenarios after a stall still pass');
+    assert.ok(
+      next.notes?.some((n) => /a new shared connection was opened and handshaken for this scenario: a read on it timed out in scenario/.test(n)),
+      JSON.stringify(next.notes),
+    );
+    assert.ok(
+      result.summary.scenarios.some((s) => s.status === 'passed'),
+      'scenarios after a stall still pass',
+    );
   });
 });

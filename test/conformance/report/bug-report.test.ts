@@ -39,7 +39,10 @@ describe('bug report: the interpretations that apply to the id', () => {
     const sample: Interpretation = { number: 999, title: 'About other things', interprets: 'B1, §7', text: 'B4 is mentioned here in passing.' };
     assert.deepEqual(interpretationsApplying('B4', [sample]), [], 'an Interprets line not naming the id excludes the section');
     const bullet: Interpretation = { number: 998, title: 'Edges', interprets: '', text: 'Intro naming nothing.\n\n- **Budgets**: anchored queries\n  count too (B4).\n- **Other**: H1.' };
-    assert.deepEqual(interpretationsApplying('B4', [bullet]).map((i) => i.number), [998]);
+    assert.deepEqual(
+      interpretationsApplying('B4', [bullet]).map((i) => i.number),
+      [998],
+    );
     const passing: Interpretation = { number: 997, title: 'validate', interprets: '', text: 'Cross-message checks (B1, B4, Q1) mean something within a session.' };
     assert.deepEqual(interpretationsApplying('B4', [passing]), []);
   });

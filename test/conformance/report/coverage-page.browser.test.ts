@@ -37,7 +37,23 @@ describe('coverage.html in headless Chromium', () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'cgp-coverage-page-cwd-'));
     const run = spawnSync(
       process.execPath,
-      ['--import', tsx, join(ROOT, 'src', 'cli', 'bin.ts'), 'stdio', '--tags', '@B4 or @H1 or @S6.2-digested-bytes or @S6.3-content-digest', '--html', html, '--reports-dir', join(dir, 'r'), '--', bundled.command, ...bundled.args.map((a) => (a === 'tsx' ? tsx : a)), '--misbehave', 'ignore-max-frames'],
+      [
+        '--import',
+        tsx,
+        join(ROOT, 'src', 'cli', 'bin.ts'),
+        'stdio',
+        '--tags',
+        '@B4 or @H1 or @S6.2-digested-bytes or @S6.3-content-digest',
+        '--html',
+        html,
+        '--reports-dir',
+        join(dir, 'r'),
+        '--',
+        bundled.command,
+        ...bundled.args.map((a) => (a === 'tsx' ? tsx : a)),
+        '--misbehave',
+        'ignore-max-frames',
+      ],
       { cwd: elsewhere, encoding: 'utf8', env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_PROVIDER_FILE_ROOTS: '' }, timeout: 120_000 },
     );
     assert.equal(run.status, 1, `the ignore-max-frames run fails B4\n${run.stderr}`);
@@ -100,7 +116,7 @@ describe('coverage.html in headless Chromium', () => {
       assert.ok(await row('S6.3-content-digest').isVisible(), 'SHOULD rows stay');
       await page.locator('#f-level-MUST').check();
       await page.locator('#f-side-host').check();
-      assert.ok(await row('B4').isVisible() && (await card.isVisible()), 'all back');
+      assert.ok((await row('B4').isVisible()) && (await card.isVisible()), 'all back');
 
       // the id links to its SPEC.md section, embedded in the page
       await row('B4').locator('a', { hasText: 'B4' }).click();

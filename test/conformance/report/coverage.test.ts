@@ -78,7 +78,10 @@ describe('status derivation from cucumber messages', () => {
     const e = entry(report, 'C3');
     assert.equal(e.level, 'SHOULD');
     assert.equal(e.status, 'warning');
-    assert.deepEqual(e.witnesses.map((w) => w.status), ['warning']);
+    assert.deepEqual(
+      e.witnesses.map((w) => w.status),
+      ['warning'],
+    );
     assert.equal(entry(report, 'S6.3-content-digest').status, 'warning');
   });
 
@@ -86,7 +89,10 @@ describe('status derivation from cucumber messages', () => {
     const e = entry(report, 'F6');
     assert.equal(e.status, 'not-applicable');
     assert.equal(e.reason, 'target did not declare capabilities.verify');
-    assert.deepEqual(e.witnesses.map((w) => w.status), ['not-applicable']);
+    assert.deepEqual(
+      e.witnesses.map((w) => w.status),
+      ['not-applicable'],
+    );
   });
 
   test('a failure message starting with an id is charged to that id; the other tag is blocked, not passed', () => {
@@ -94,7 +100,10 @@ describe('status derivation from cucumber messages', () => {
     const b1 = entry(report, 'B1');
     assert.equal(b1.status, 'unwitnessed');
     assert.equal(b1.reason, 'no passing witness (1 blocked)');
-    assert.deepEqual(b1.witnesses.map((w) => w.status), ['blocked']);
+    assert.deepEqual(
+      b1.witnesses.map((w) => w.status),
+      ['blocked'],
+    );
   });
 
   test('a failure that names no id is charged to every tagged id', () => {
@@ -111,7 +120,10 @@ describe('status derivation from cucumber messages', () => {
     const e = entry(report, 'G2');
     assert.equal(e.status, 'unwitnessed');
     assert.equal(e.reason, 'no passing witness (1 inconclusive)');
-    assert.deepEqual(e.witnesses.map((w) => [w.line, w.status]), [[65, 'inconclusive']]);
+    assert.deepEqual(
+      e.witnesses.map((w) => [w.line, w.status]),
+      [[65, 'inconclusive']],
+    );
   });
 
   test('an anchor no scenario carries is unwitnessed, loudly', () => {
@@ -222,11 +234,7 @@ describe('unknown ids are errors', () => {
     const { messagesPath } = await runSuite({ side: 'provider', features: 'unknown-tag', reportName: 'unknown-tag', reportsDir: dir });
     assert.throws(
       () => buildCoverage({ messages: [messagesPath], target: 't', side: 'provider', toolVersion: '0' }),
-      (err: unknown) =>
-        err instanceof UnknownCatalogueIdError &&
-        err.id === 'B9' &&
-        err.where.startsWith('test/fixtures/report/unknown-tag/unknown.feature:5') &&
-        err.message.includes('"B9"'),
+      (err: unknown) => err instanceof UnknownCatalogueIdError && err.id === 'B9' && err.where.startsWith('test/fixtures/report/unknown-tag/unknown.feature:5') && err.message.includes('"B9"'),
     );
   });
 
@@ -245,10 +253,7 @@ describe('unknown ids are errors', () => {
 
   test('a rule-like tag not in the catalogue is an error; ordinary tags are ignored', () => {
     const index = new CatalogueIndex(catalogue);
-    assert.deepEqual(index.idsFromTags(['@provider', '@needs-verify', '@wip', '@B3', '@S6.3-content-digest'], 'x'), [
-      'B3',
-      'S6.3-content-digest',
-    ]);
+    assert.deepEqual(index.idsFromTags(['@provider', '@needs-verify', '@wip', '@B3', '@S6.3-content-digest'], 'x'), ['B3', 'S6.3-content-digest']);
     assert.throws(() => index.idsFromTags(['@S7-truncated-honest'], 'x'), UnknownCatalogueIdError);
     assert.throws(() => index.idsFromTags(['@UR9'], 'x'), UnknownCatalogueIdError);
   });
@@ -342,10 +347,7 @@ describe('renderers', () => {
     const s = report.summary;
     const v = conformanceVerdict(report);
     assert.equal(b.conformant, false);
-    assert.equal(
-      `${b.label} ${b.message}`,
-      `CGP not conformant · ${s.witnessed}/${s.applicable} applicable of 61 · ${v.mustFailed.length} MUST failed · ${v.unwitnessed.length} unwitnessed`,
-    );
+    assert.equal(`${b.label} ${b.message}`, `CGP not conformant · ${s.witnessed}/${s.applicable} applicable of 61 · ${v.mustFailed.length} MUST failed · ${v.unwitnessed.length} unwitnessed`);
     assert.equal(v.mustFailed.map((e) => e.id).join(' '), 'H2 B3 B4');
     assert.ok(renderBadge(report).includes('#c62828'));
   });
@@ -382,11 +384,7 @@ describe('renderers', () => {
 describe('cgp-conformance report', () => {
   test('writes the four files and exits 1 listing MUST failures and unwitnessed anchors', () => {
     const out = join(dir, 'out');
-    const r = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', 'report', '--messages', plain, '--out', out, '--target', 'fixture'],
-      { encoding: 'utf8' },
-    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'report', '--messages', plain, '--out', out, '--target', 'fixture'], { encoding: 'utf8' });
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stdout, /^MUST FAILED \(3\):/m);
     assert.match(r.stdout, /^ {2}H2 {2}test\/fixtures\/report\/coverage\/cases\.feature:10/m);

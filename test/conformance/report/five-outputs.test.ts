@@ -120,8 +120,11 @@ describe('every output tells the same story', () => {
 
     // 2. JUnit: a testcase of its own for F4, with a <failure>; the B4 scenarios pass
     const counts = junitCounts(o.junit);
-    assert.deepEqual(counts, { tests: n + 1, failures: 1, errors: 0 }, 'every B4 scenario, and F4\'s own testcase');
-    assert.match(o.junit, /<testcase [^>]*name="F4 \[seen in replies to other probes\]"[^>]*>\s*<failure message="F4 violated[^"]*" type="ConformanceFailure">[^<]*seen by scenario: features\/provider\/budget\.feature:\d+/);
+    assert.deepEqual(counts, { tests: n + 1, failures: 1, errors: 0 }, "every B4 scenario, and F4's own testcase");
+    assert.match(
+      o.junit,
+      /<testcase [^>]*name="F4 \[seen in replies to other probes\]"[^>]*>\s*<failure message="F4 violated[^"]*" type="ConformanceFailure">[^<]*seen by scenario: features\/provider\/budget\.feature:\d+/,
+    );
     assert.equal((o.junit.match(/<failure /g) ?? []).length, 1);
     assert.match(o.junit, /<failure [^>]*>F4 failed in replies[^<]*wire evidence[^<]*&lt;&lt; shared [^<]*last tuesday/, 'the evidence of the F4 finding');
 
@@ -165,7 +168,10 @@ describe('every output tells the same story', () => {
 
     // 1. the summary line
     const line = summaryLine(o.text.stdout);
-    assert.match(line, /^(\d+) scenarios: 0 passed, 0 failed, 0 not applicable, 0 inconclusive, \1 unverified \(needs http: \1\), 0 other; failed ids: none; warned ids: none — the run is inconclusive$/);
+    assert.match(
+      line,
+      /^(\d+) scenarios: 0 passed, 0 failed, 0 not applicable, 0 inconclusive, \1 unverified \(needs http: \1\), 0 other; failed ids: none; warned ids: none — the run is inconclusive$/,
+    );
     const n = Number(/^(\d+)/.exec(line)![1]);
     assert.ok(n >= 4, line);
 
@@ -206,7 +212,11 @@ describe('every output tells the same story', () => {
     assert.match(summaryLine(o.text.stdout), /; failed ids: none; warned ids: S6\.3-content-digest$/);
     assert.deepEqual(junitCounts(o.junit), { tests: o.doc.scenarios.length, failures: 0, errors: 0 });
     assert.match(o.junit, /<system-out>warning: S6\.3-content-digest warning: /);
-    assert.match(o.junit, /the lines that show them \(&gt;&gt; sent to the target, &lt;&lt; received from it\):\n&gt;&gt; shared [^\n]*&quot;type&quot;:&quot;query&quot;[^\n]*\n&lt;&lt; shared [^\n]*&quot;type&quot;:&quot;frames&quot;/, 'the warning\'s evidence');
+    assert.match(
+      o.junit,
+      /the lines that show them \(&gt;&gt; sent to the target, &lt;&lt; received from it\):\n&gt;&gt; shared [^\n]*&quot;type&quot;:&quot;query&quot;[^\n]*\n&lt;&lt; shared [^\n]*&quot;type&quot;:&quot;frames&quot;/,
+      "the warning's evidence",
+    );
     assert.equal(o.doc.ids.find((i) => i.id === 'S6.3-content-digest')?.status, 'warning');
     assert.ok(o.doc.findings.length > 0);
     for (const f of o.doc.findings) {

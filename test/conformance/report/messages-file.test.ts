@@ -12,7 +12,10 @@ test('messages file: the same bytes as one JSON line per envelope; a chunk per 2
   const messages = [{ meta: { v: 1 } }, ...Array.from({ length: 7 }, (_, i) => ({ attachment: { body: big, i } })), { testRunFinished: { success: true } }];
   const writes: string[] = [];
   let done = 0;
-  const file = messageLines((t) => writes.push(t), () => done++);
+  const file = messageLines(
+    (t) => writes.push(t),
+    () => done++,
+  );
   for (const m of messages) file.add(m);
   assert.equal(writes.length, 3, 'two chunks of ≥ 256 KiB, then the rest at testRunFinished');
   file.close(); // nothing left: no further write

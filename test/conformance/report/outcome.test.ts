@@ -58,7 +58,13 @@ const RUN: Planned[] = [
   // a failure that names its ids and no finding
   { name: 'budget held', tags: ['@B1', '@B3'], status: 'FAILED', message: 'B1, B3: the target failed during this step: TimeoutError: no reply' },
   // a failed precondition
-  { name: 'generous query', tags: ['@F2'], status: 'FAILED', message: 'Inconclusive: could not observe F2: no reply to the baseline query', harness: 'could not observe F2: no reply to the baseline query' },
+  {
+    name: 'generous query',
+    tags: ['@F2'],
+    status: 'FAILED',
+    message: 'Inconclusive: could not observe F2: no reply to the baseline query',
+    harness: 'could not observe F2: no reply to the baseline query',
+  },
   // a host lacking a test hook, through the HarnessError prefix
   { name: 'no credential logged', tags: ['@C8'], status: 'FAILED', harness: 'harness error (not a target finding): unverified: needs http — C8 binds every host' },
 ];
@@ -68,14 +74,21 @@ describe('the run outcome', () => {
   const outcome = runOutcome(summary);
 
   it('statuses: inconclusive and unverified are their own, never failed; the reason loses the harness-error prefix', () => {
-    assert.deepEqual(summary.scenarios.map((s) => s.status), ['passed', 'failed', 'inconclusive', 'unverified']);
+    assert.deepEqual(
+      summary.scenarios.map((s) => s.status),
+      ['passed', 'failed', 'inconclusive', 'unverified'],
+    );
     assert.equal(summary.scenarios[3]!.harness_error, 'unverified: needs http — C8 binds every host');
     assert.deepEqual(outcome.totals, { passed: 1, failed: 1, 'not-applicable': 0, inconclusive: 1, unverified: 1, skipped: 0, undefined: 0, pending: 0, ambiguous: 0 });
     assert.equal(summary.harness_errors, 2);
   });
 
   it('ids[] and findings[] agree: an id is failed exactly when an error finding names it, warning when only a warning does', () => {
-    const byStatus = (st: string) => summary.ids.filter((i) => i.status === st).map((i) => i.id).sort();
+    const byStatus = (st: string) =>
+      summary.ids
+        .filter((i) => i.status === st)
+        .map((i) => i.id)
+        .sort();
     const errorIds = [...new Set(outcome.findings.filter((f) => f.severity === 'error').map((f) => f.id))].sort();
     assert.deepEqual(byStatus('failed'), errorIds);
     assert.deepEqual(errorIds, ['B1', 'B3', 'F4']);
@@ -87,14 +100,19 @@ describe('the run outcome', () => {
     assert.equal(f4.scenario.name, 'max_frames honoured');
     assert.deepEqual(outcome.otherProbeIds, ['F4']);
     // a failure naming two ids and no finding: one finding per id, from its message
-    assert.deepEqual(outcome.findings.filter((f) => f.scenario.name === 'budget held').map((f) => [f.id, f.seen_in, f.message]), [
-      ['B1', 'own-probe', 'B1, B3: the target failed during this step: TimeoutError: no reply'],
-      ['B3', 'own-probe', 'B1, B3: the target failed during this step: TimeoutError: no reply'],
-    ]);
+    assert.deepEqual(
+      outcome.findings.filter((f) => f.scenario.name === 'budget held').map((f) => [f.id, f.seen_in, f.message]),
+      [
+        ['B1', 'own-probe', 'B1, B3: the target failed during this step: TimeoutError: no reply'],
+        ['B3', 'own-probe', 'B1, B3: the target failed during this step: TimeoutError: no reply'],
+      ],
+    );
   });
 
   it('the coverage report charges the same ids', () => {
-    const text = messages(RUN).map((m) => JSON.stringify(m)).join('\n');
+    const text = messages(RUN)
+      .map((m) => JSON.stringify(m))
+      .join('\n');
     const report = buildCoverageFromScenarios(parseMessages('run.ndjson', text).scenarios, { target: 't', side: 'both', toolVersion: '0' });
     const status = (id: string) => [...report.anchors, ...report.rules].find((e) => e.id === id)!.status;
     for (const i of summary.ids) assert.equal(status(i.id), i.status, i.id);
@@ -125,13 +143,20 @@ describe('the run outcome', () => {
       { id: 'B1', reason: 'budget later', where: 'b entry 2' },
       { id: 'B3', reason: 'budget later', where: 'b entry 3' },
     ]);
-    assert.deepEqual(listed.acceptedIds.map((a) => a.id), ['F4']);
+    assert.deepEqual(
+      listed.acceptedIds.map((a) => a.id),
+      ['F4'],
+    );
     assert.deepEqual(listed.unlistedIds, []);
     assert.deepEqual(listed.unlisted, []);
     assert.deepEqual(listed.stale, []);
     const unlisted = applyKnownFailures(summary, []);
     assert.deepEqual(unlisted.unlistedIds, ['F4']);
-    assert.deepEqual(unlisted.unlisted.map((s) => s.name), ['budget held'], 'an inconclusive scenario is not a failure to list');
+    assert.deepEqual(
+      unlisted.unlisted.map((s) => s.name),
+      ['budget held'],
+      'an inconclusive scenario is not a failure to list',
+    );
     const xml = renderJunit(summary, { targetName: 't', acceptedIds: new Map([['F4', 'timestamps are fixed in 2.0']]) });
     assert.match(xml, /tests="5" failures="1"/);
     assert.match(xml, /known failure \(baseline\): F4 violated.* — accepted because: timestamps are fixed in 2\.0/);
@@ -153,7 +178,13 @@ describe('the run outcome', () => {
       ]),
     );
     const o = runOutcome(mixed);
-    assert.deepEqual(o.findings.map((f) => [f.id, f.seen_in]), [['B4', 'own-probe'], ['H4', 'other-probe']]);
+    assert.deepEqual(
+      o.findings.map((f) => [f.id, f.seen_in]),
+      [
+        ['B4', 'own-probe'],
+        ['H4', 'other-probe'],
+      ],
+    );
     assert.deepEqual(o.otherProbeIds, ['H4']);
     assert.match(summaryLine(o), /; failed ids: B4, H4 \(only in replies to other probes\); warned ids: none$/);
     const xml = renderJunit(mixed, { targetName: 't' });
@@ -161,7 +192,11 @@ describe('the run outcome', () => {
     assert.match(xml, /name="H4 \[seen in replies to other probes\]"/);
     assert.match(xml, /reported under H4\): H4 violated: the error reply carries no id/);
     const b = applyKnownFailures(mixed, [{ id: 'B4', reason: 'later', where: 'b entry 1' }]);
-    assert.deepEqual(b.accepted.map((a) => a.entry.id), ['B4'], 'the scenario is accepted by its own id');
+    assert.deepEqual(
+      b.accepted.map((a) => a.entry.id),
+      ['B4'],
+      'the scenario is accepted by its own id',
+    );
     assert.deepEqual(b.unlistedIds, ['H4'], 'H4 stays unlisted, once');
     assert.deepEqual(b.unlisted, []);
   });
@@ -172,7 +207,12 @@ describe('the run outcome', () => {
     assert.ok(h4, JSON.stringify(ev.findings));
     assert.match(h4.message, /^H4 violated: the error reply carries no id; the request carried id "q-7"/);
     assert.doesNotMatch(h4.message, /carries id absent/);
-    const title = renderBugReport('H4', [{ ...h4, scenario: { name: 's', uri: 'u', line: 1, ids: ['R1'] }, seen_in: 'other-probe', evidence: [] }], { targetName: 't', targetLabel: 't', toolVersion: '0', repro: (id) => `repro ${id}` }).split('\n')[0];
+    const title = renderBugReport('H4', [{ ...h4, scenario: { name: 's', uri: 'u', line: 1, ids: ['R1'] }, seen_in: 'other-probe', evidence: [] }], {
+      targetName: 't',
+      targetLabel: 't',
+      toolVersion: '0',
+      repro: (id) => `repro ${id}`,
+    }).split('\n')[0];
     assert.match(title!, /^# `H4` violated: the error reply carries no id; /);
   });
 });

@@ -49,7 +49,16 @@ describe('zero-collateral gate', () => {
   });
 
   test('an allow-list entry must name a catalogued id outside breaks, with a reason', () => {
-    const entry = { mode: 'm', breaks: ['F12'], collateral: [{ id: 'NOPE', reason: 'x' }, { id: 'F12', reason: 'y' }, { id: 'F13', reason: ' ' }], description: 'd' };
+    const entry = {
+      mode: 'm',
+      breaks: ['F12'],
+      collateral: [
+        { id: 'NOPE', reason: 'x' },
+        { id: 'F12', reason: 'y' },
+        { id: 'F13', reason: ' ' },
+      ],
+      description: 'd',
+    };
     const r = evaluateMode(entry, [scenario(['@F12'], 'failed', [error('F12')])], index);
     assert.equal(r.verdict, 'error');
     assert.match(r.problem ?? '', /NOPE is not in the rule catalogue/);

@@ -31,12 +31,7 @@ import { BROKEN, MISBEHAVIOURS } from '../../fixtures/report/manifest.js';
 
 const index = new CatalogueIndex(loadCatalogue());
 
-function scenario(
-  tags: string[],
-  status: ScenarioResult['status'],
-  extra: Partial<ScenarioResult> = {},
-  line = 3,
-): ScenarioResult {
+function scenario(tags: string[], status: ScenarioResult['status'], extra: Partial<ScenarioResult> = {}, line = 3): ScenarioResult {
   return {
     source: 'synthetic',
     scenario: `scenario ${tags.join(' ')}`,
@@ -74,16 +69,15 @@ describe('verdict per mode (synthetic results)', () => {
   });
 
   test('every id must be caught: one missing ⇒ NOT CAUGHT', () => {
-    const r = evaluateMode(
-      mode(['P4', 'B3']),
-      [scenario(['@B3'], 'failed', { findings: [error('B3')] }), scenario(['@P4'], 'passed', {}, 9)],
-      index,
-    );
+    const r = evaluateMode(mode(['P4', 'B3']), [scenario(['@B3'], 'failed', { findings: [error('B3')] }), scenario(['@P4'], 'passed', {}, 9)], index);
     assert.equal(r.verdict, 'not-caught');
-    assert.deepEqual(r.ids.map((i) => [i.id, i.status]), [
-      ['P4', 'not-caught'],
-      ['B3', 'caught'],
-    ]);
+    assert.deepEqual(
+      r.ids.map((i) => [i.id, i.status]),
+      [
+        ['P4', 'not-caught'],
+        ['B3', 'caught'],
+      ],
+    );
     assert.equal(r.tags, '@P4 or @B3');
   });
 
@@ -100,11 +94,7 @@ describe('verdict per mode (synthetic results)', () => {
   test('a MUST id reported only as a warning is not caught; a SHOULD id needs the warning', () => {
     const mustWarn = evaluateMode(mode(['B3']), [scenario(['@B3'], 'passed', { findings: [warning('B3')] })], index);
     assert.equal(mustWarn.verdict, 'not-caught');
-    const should = evaluateMode(
-      mode(['S6.3-content-digest']),
-      [scenario(['@S6.3-content-digest'], 'passed', { findings: [warning('S6.3-content-digest')] })],
-      index,
-    );
+    const should = evaluateMode(mode(['S6.3-content-digest']), [scenario(['@S6.3-content-digest'], 'passed', { findings: [warning('S6.3-content-digest')] })], index);
     assert.equal(should.verdict, 'caught');
     assert.equal(should.ids[0]?.level, 'SHOULD');
     const shouldAnchor = evaluateMode(mode(['C3']), [scenario(['@C3'], 'passed', { findings: [warning('C3')] })], index);
@@ -112,21 +102,20 @@ describe('verdict per mode (synthetic results)', () => {
   });
 
   test('an unattributed failure (crash, timeout) is charged to the tagged ids', () => {
-    const r = evaluateMode(
-      mode(['B1', 'B4']),
-      [scenario(['@B1', '@B4'], 'failed', { failureMessages: ['Error: function timed out'] })],
-      index,
-    );
+    const r = evaluateMode(mode(['B1', 'B4']), [scenario(['@B1', '@B4'], 'failed', { failureMessages: ['Error: function timed out'] })], index);
     assert.equal(r.verdict, 'caught');
   });
 
   test('an id no scenario carries is a manifest ERROR, not a pass', () => {
     const r = evaluateMode(mode(['B3', 'C5']), [scenario(['@B3'], 'failed', { findings: [error('B3')] })], index);
     assert.equal(r.verdict, 'error');
-    assert.deepEqual(r.ids.map((i) => [i.id, i.status]), [
-      ['B3', 'caught'],
-      ['C5', 'no-scenario'],
-    ]);
+    assert.deepEqual(
+      r.ids.map((i) => [i.id, i.status]),
+      [
+        ['B3', 'caught'],
+        ['C5', 'no-scenario'],
+      ],
+    );
     assert.match(r.problem ?? '', /no scenario is tagged @C5/);
   });
 
@@ -156,10 +145,7 @@ describe('verdict per mode (synthetic results)', () => {
     assert.equal(ok.ok, true);
     const bad = evaluateSmoke('@B3', [scenario(['@B3'], 'failed'), scenario(['@B4'], 'skipped', {}, 8)], index);
     assert.equal(bad.ok, false);
-    assert.deepEqual(bad.problems, [
-      'features/provider/x.feature:3 scenario @B3 (failed)',
-      'features/provider/x.feature:8 scenario @B4 (skipped)',
-    ]);
+    assert.deepEqual(bad.problems, ['features/provider/x.feature:3 scenario @B3 (failed)', 'features/provider/x.feature:8 scenario @B4 (skipped)']);
     const warned = evaluateSmoke('@C3', [scenario(['@C3'], 'passed', { findings: [warning('C3')] })], index);
     assert.equal(warned.ok, true);
     assert.deepEqual(warned.warnings, ['C3: features/provider/x.feature:3 scenario @C3']);
@@ -181,14 +167,14 @@ describe('expected-failures baseline', () => {
   });
 
   test('a listed NOT CAUGHT mode is a known gap; an unlisted one stays a failure', () => {
-    const { modes, stale } = applyBaseline(
-      [result('a', 'not-caught'), result('b', 'not-caught')],
-      [{ mode: 'a', reason: 'waiting for the §7 scenario' }],
+    const { modes, stale } = applyBaseline([result('a', 'not-caught'), result('b', 'not-caught')], [{ mode: 'a', reason: 'waiting for the §7 scenario' }]);
+    assert.deepEqual(
+      modes.map((m) => [m.mode, m.verdict]),
+      [
+        ['a', 'known-gap'],
+        ['b', 'not-caught'],
+      ],
     );
-    assert.deepEqual(modes.map((m) => [m.mode, m.verdict]), [
-      ['a', 'known-gap'],
-      ['b', 'not-caught'],
-    ]);
     assert.equal(modes[0]?.problem, 'baseline: waiting for the §7 scenario');
     assert.deepEqual(stale, []);
   });
@@ -202,10 +188,7 @@ describe('expected-failures baseline', () => {
       ],
     );
     assert.equal(modes[0]?.verdict, 'caught');
-    assert.deepEqual(stale, [
-      'a: listed in the baseline but now caught — remove the entry',
-      'gone: listed in the baseline but not in the manifest — remove the entry',
-    ]);
+    assert.deepEqual(stale, ['a: listed in the baseline but now caught — remove the entry', 'gone: listed in the baseline but not in the manifest — remove the entry']);
   });
 
   test('a manifest error is never excused by the baseline', () => {
@@ -253,7 +236,10 @@ describe('end to end with the fixture runner', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const runner = (sub: string): SuiteRunner => (o) => runSuite({ ...o, reportsDir: join(dir, sub) });
+  const runner =
+    (sub: string): SuiteRunner =>
+    (o) =>
+      runSuite({ ...o, reportsDir: join(dir, sub) });
 
   test('an entry that breaks nothing runs no scenario: fixture with its reason, or an error without one', async () => {
     const calls: string[] = [];
@@ -267,11 +253,14 @@ describe('end to end with the fixture runner', () => {
       { mode: 'fx-nothing', breaks: [], description: 'names no id and gives no reason' },
     ];
     const report = await runRedTeam({ manifest, runner: spy, concurrency: 1, toolVersion: '0' });
-    assert.deepEqual(report.modes.map((m) => [m.mode, m.verdict]), [
-      ['fx-host-fixture', 'fixture'],
-      ['fx-unbacked', 'fixture'],
-      ['fx-nothing', 'error'],
-    ]);
+    assert.deepEqual(
+      report.modes.map((m) => [m.mode, m.verdict]),
+      [
+        ['fx-host-fixture', 'fixture'],
+        ['fx-unbacked', 'fixture'],
+        ['fx-nothing', 'error'],
+      ],
+    );
     assert.match(report.modes[0]!.problem ?? '', /host-side F8/);
     assert.match(report.modes[1]!.problem ?? '', /no normative id: no SPEC rule names this/);
     assert.deepEqual(calls, ['smoke.honest'], 'only the smoke run ran');
@@ -286,12 +275,15 @@ describe('end to end with the fixture runner', () => {
     };
     const report = await runRedTeam({ manifest: MISBEHAVIOURS, runner: spy, concurrency: 2, toolVersion: '0' });
     assert.equal(report.ok, true, renderRedTeamTable(report));
-    assert.deepEqual(report.modes.map((m) => [m.mode, m.verdict]), [
-      ['fx-bad-version', 'caught'],
-      ['fx-two-ids', 'caught'],
-      ['fx-crash', 'caught'],
-      ['fx-digest', 'caught'],
-    ]);
+    assert.deepEqual(
+      report.modes.map((m) => [m.mode, m.verdict]),
+      [
+        ['fx-bad-version', 'caught'],
+        ['fx-two-ids', 'caught'],
+        ['fx-crash', 'caught'],
+        ['fx-digest', 'caught'],
+      ],
+    );
     assert.equal(report.smoke.ok, true);
     assert.deepEqual(calls.sort(), [
       'provider fx-bad-version fx-bad-version @H1',
@@ -307,26 +299,30 @@ describe('end to end with the fixture runner', () => {
   test('the broken manifest: not caught, unscenarioed, unknown id, honest failure — each reported', async () => {
     broken = await runRedTeam({ manifest: BROKEN, runner: runner('broken'), concurrency: 2, toolVersion: '0' });
     assert.equal(broken.ok, false);
-    assert.deepEqual(broken.modes.map((m) => [m.mode, m.verdict]), [
-      ['fx-bad-version', 'caught'],
-      ['fx-name', 'not-caught'],
-      ['fx-half', 'not-caught'],
-      ['fx-unscenarioed', 'error'],
-      ['fx-unknown', 'error'],
-      ['fx-honest-fails', 'not-caught'],
-      ['fx-not-applicable', 'not-caught'],
-    ]);
+    assert.deepEqual(
+      broken.modes.map((m) => [m.mode, m.verdict]),
+      [
+        ['fx-bad-version', 'caught'],
+        ['fx-name', 'not-caught'],
+        ['fx-half', 'not-caught'],
+        ['fx-unscenarioed', 'error'],
+        ['fx-unknown', 'error'],
+        ['fx-honest-fails', 'not-caught'],
+        ['fx-not-applicable', 'not-caught'],
+      ],
+    );
     const half = broken.modes.find((m) => m.mode === 'fx-half');
-    assert.deepEqual(half?.ids.map((i) => [i.id, i.status]), [
-      ['H1', 'caught'],
-      ['H2', 'not-caught'],
-    ]);
+    assert.deepEqual(
+      half?.ids.map((i) => [i.id, i.status]),
+      [
+        ['H1', 'caught'],
+        ['H2', 'not-caught'],
+      ],
+    );
     const honestFails = broken.modes.find((m) => m.mode === 'fx-honest-fails');
     assert.equal(honestFails?.ids[0]?.discredited.length, 1);
     assert.equal(broken.smoke.ok, false);
-    assert.deepEqual(broken.smoke.problems, [
-      'test/fixtures/report/red-team/checks.feature:21 a check the honest target fails too (failed)',
-    ]);
+    assert.deepEqual(broken.smoke.problems, ['test/fixtures/report/red-team/checks.feature:21 a check the honest target fails too (failed)']);
     const table = renderRedTeamTable(broken);
     assert.match(table, /fx-name +NOT CAUGHT +H2:not-caught/);
     assert.match(table, /fx-unscenarioed +ERROR +C5:no-scenario/);
@@ -397,10 +393,7 @@ describe('npm run red-team (scripts/run-red-team.ts)', () => {
       const bad = script([...common, '--manifest', join(dir, 'broken.ts'), '--out', join(dir, 'bad')], env);
       assert.equal(bad.status, 1, bad.stdout + bad.stderr);
       assert.match(bad.stdout, /fx-name +NOT CAUGHT/);
-      const only = script(
-        [...common, '--manifest', join(dir, 'broken.ts'), '--mode', 'fx-bad-version', '--out', join(dir, 'only')],
-        env,
-      );
+      const only = script([...common, '--manifest', join(dir, 'broken.ts'), '--mode', 'fx-bad-version', '--out', join(dir, 'only')], env);
       assert.equal(only.status, 0, only.stdout + only.stderr);
       const missing = script(['--runner', join(dir, 'no-such-runner.ts')]);
       assert.equal(missing.status, 2);

@@ -45,7 +45,10 @@ test('joins with the messages by (uri, line): which scenarios use a citing defin
   const index = await indexStepDefinitions([STEPS]);
   // every step definition cucumber reports is found by the scan at the same (uri, line)
   for (const d of messages.stepDefinitions) {
-    assert.ok(index.some((c) => c.uri === d.uri && c.line === d.line), `${d.uri}:${d.line}`);
+    assert.ok(
+      index.some((c) => c.uri === d.uri && c.line === d.line),
+      `${d.uri}:${d.line}`,
+    );
   }
   const joined = joinStepIndex(index, [messages]);
   assert.deepEqual(joined.citations.H2, [`${STEPS}:${lineOf("Then('the check for {string} fails with a finding'")}`]);

@@ -53,7 +53,7 @@ test('a sample the published schema rejects is reported, not probed', () => {
   assert.match(r.findings[0]!.message, /not valid under the published schema/);
 });
 
-test('the package\'s own schema/ is the one the generated strict validator was compiled from, and judges every probe as a run-time compilation of it does', () => {
+test("the package's own schema/ is the one the generated strict validator was compiled from, and judges every probe as a run-time compilation of it does", () => {
   const docs = readdirSync('schema')
     .filter((f) => f.endsWith('.schema.json'))
     .sort()

@@ -99,7 +99,7 @@ test('random chunking of random text gives the whole-text split', () => {
     for (let i = 0; i < len; i++) text += alphabet[Math.floor(rand() * alphabet.length)];
     const bytes = Buffer.from(text, 'utf8');
     const chunks: Buffer[] = [];
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const n = 1 + Math.floor(rand() * 8);
       chunks.push(bytes.subarray(at, at + n));
       at += n;

@@ -18,7 +18,7 @@ const SHARED = '../shared';
 async function streamed(bytes: Buffer, seed: number, extra: Partial<ValidateOptions> = {}): Promise<ValidateReport | string> {
   const rand = prng(seed);
   const chunks: Buffer[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const n = 1 + Math.floor(rand() * (rand() < 0.5 ? 16 : 70_000));
     chunks.push(bytes.subarray(at, at + n));
     at += n;
@@ -164,7 +164,11 @@ test('JSON documents: one object, an array, pretty-printed over many lines, and 
 });
 
 test('a line that is not valid UTF-8 is an S2-wire-shape finding at its line, not a crash', async () => {
-  const bytes = Buffer.concat([Buffer.from(`${JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' })}\n`), Buffer.from([0x7b, 0xc3, 0x28, 0x7d, 0x0a]), Buffer.from(`${JSON.stringify(ack('a'))}\n`)]);
+  const bytes = Buffer.concat([
+    Buffer.from(`${JSON.stringify({ type: 'handshake', protocol_version: 'contextgraph/1.0' })}\n`),
+    Buffer.from([0x7b, 0xc3, 0x28, 0x7d, 0x0a]),
+    Buffer.from(`${JSON.stringify(ack('a'))}\n`),
+  ]);
   const report = await streamed(bytes, 3);
   assert.ok(typeof report !== 'string');
   assert.deepEqual(
@@ -180,8 +184,18 @@ test('several files in one run, by path, as the whole-file path reported them', 
   const a = join(dir, 'a.ndjson');
   const b = join(dir, 'b.json');
   writeFileSync(a, pool.slice(0, 12).join('\n'));
-  writeFileSync(b, JSON.stringify(pool.slice(3, 9).map((l) => JSON.parse(l)), null, 2));
-  const want = referenceValidate([a, b].map((source) => ({ source, bytes: readFileSync(source) })), 'strict');
+  writeFileSync(
+    b,
+    JSON.stringify(
+      pool.slice(3, 9).map((l) => JSON.parse(l)),
+      null,
+      2,
+    ),
+  );
+  const want = referenceValidate(
+    [a, b].map((source) => ({ source, bytes: readFileSync(source) })),
+    'strict',
+  );
   const got = await runValidate([a, b], 'strict');
   assert.deepEqual(got, want);
   assert.equal([...validateJsonPieces(got)].join(''), `${JSON.stringify(want, null, 2)}\n`);

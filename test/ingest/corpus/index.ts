@@ -60,7 +60,13 @@ export const CORPUS: Paste[] = [
     file: 'change.diff',
     kind: 'unified diff',
     intent: 'review this change: what does it do to timeouts',
-    facts: ['-  private readonly timeoutMs = 30_000;', '+  private readonly timeoutMs = 3_000;', '+      throw new RetryExhaustedError(url, attempt);', 'diff --git a/src/net/pool.ts b/src/net/pool.ts', '+- client: request timeout lowered to 3 s'],
+    facts: [
+      '-  private readonly timeoutMs = 30_000;',
+      '+  private readonly timeoutMs = 3_000;',
+      '+      throw new RetryExhaustedError(url, attempt);',
+      'diff --git a/src/net/pool.ts b/src/net/pool.ts',
+      '+- client: request timeout lowered to 3 s',
+    ],
   },
   {
     file: 'explain.txt',
@@ -78,7 +84,13 @@ export const CORPUS: Paste[] = [
     file: 'api-logfmt.log',
     kind: 'logfmt',
     intent: 'why is search slow sometimes',
-    facts: ['/v1/search ×150, 14:00:02–14:05:20, duration 9ms–4.9s', 'path=/v1/search status=200 duration=4183ms', 'path=/v1/search status=200 duration=4862ms', 'path=/v1/suggest status=200 duration=4882ms', 'median 41ms'],
+    facts: [
+      '/v1/search ×150, 14:00:02–14:05:20, duration 9ms–4.9s',
+      'path=/v1/search status=200 duration=4183ms',
+      'path=/v1/search status=200 duration=4862ms',
+      'path=/v1/suggest status=200 duration=4882ms',
+      'median 41ms',
+    ],
   },
   {
     file: 'compose-logs.txt',
@@ -96,7 +108,12 @@ export const CORPUS: Paste[] = [
     file: 'spring-exception.log',
     kind: 'application log + Java exception',
     intent: 'why do order requests fail',
-    facts: ['Servlet.service() for servlet [dispatcherServlet] threw exception', 'DataAccessResourceFailureException: Unable to acquire JDBC Connection', 'Caused by: org.postgresql.util.PSQLException: Connection to db.internal:5432 refused', '×60'],
+    facts: [
+      'Servlet.service() for servlet [dispatcherServlet] threw exception',
+      'DataAccessResourceFailureException: Unable to acquire JDBC Connection',
+      'Caused by: org.postgresql.util.PSQLException: Connection to db.internal:5432 refused',
+      '×60',
+    ],
   },
   {
     file: 'traceback.txt',
@@ -170,7 +187,12 @@ export const CORPUS: Paste[] = [
     file: 'terraform-plan.txt',
     kind: 'terraform plan',
     intent: 'will this plan destroy anything',
-    facts: ['# aws_db_instance.orders must be replaced', '-/+ resource "aws_db_instance" "orders" {', 'storage_encrypted       = false -> true # forces replacement', 'Plan: 1 to add, 19 to change, 1 to destroy.'],
+    facts: [
+      '# aws_db_instance.orders must be replaced',
+      '-/+ resource "aws_db_instance" "orders" {',
+      'storage_encrypted       = false -> true # forces replacement',
+      'Plan: 1 to add, 19 to change, 1 to destroy.',
+    ],
     wider: true,
   },
   {
@@ -226,7 +248,12 @@ export const CORPUS: Paste[] = [
     file: 'mysql-slow.log',
     kind: 'MySQL slow query log',
     intent: 'which query is the slowest',
-    facts: ['# Time: 2026-12-01T09:15:53.211220Z', '# User@Host: report[report] @  [10.20.6.180]', '# Query_time: 41.837214  Lock_time: 0.000471 Rows_sent: 12  Rows_examined: 48213996', 'SELECT c.country, SUM(o.total) FROM orders o'],
+    facts: [
+      '# Time: 2026-12-01T09:15:53.211220Z',
+      '# User@Host: report[report] @  [10.20.6.180]',
+      '# Query_time: 41.837214  Lock_time: 0.000471 Rows_sent: 12  Rows_examined: 48213996',
+      'SELECT c.country, SUM(o.total) FROM orders o',
+    ],
     wider: true,
   },
   {

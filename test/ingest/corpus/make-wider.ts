@@ -48,9 +48,11 @@ const put = (name: string, lines: string[]) => {
   const avail = (dev: string) => (dev === '/dev/nvme1n1' ? '3.7748736e+07' : `${int(11, 97)}.${int(100, 999)}${int(1000, 9999)}e+09`);
   for (const [dev, mp, fs] of mounts) out.push(`node_filesystem_avail_bytes{device="${dev}",fstype="${fs}",mountpoint="${mp}"} ${avail(dev!)}`);
   out.push('# HELP node_filesystem_size_bytes Filesystem size in bytes.', '# TYPE node_filesystem_size_bytes gauge');
-  for (const [dev, mp, fs] of mounts) out.push(`node_filesystem_size_bytes{device="${dev}",fstype="${fs}",mountpoint="${mp}"} ${dev === '/dev/nvme1n1' ? '4.99963174912e+11' : `${int(100, 499)}.${int(100, 999)}e+09`}`);
+  for (const [dev, mp, fs] of mounts)
+    out.push(`node_filesystem_size_bytes{device="${dev}",fstype="${fs}",mountpoint="${mp}"} ${dev === '/dev/nvme1n1' ? '4.99963174912e+11' : `${int(100, 499)}.${int(100, 999)}e+09`}`);
   out.push('# HELP node_network_receive_bytes_total Network device statistic receive_bytes.', '# TYPE node_network_receive_bytes_total counter');
-  for (const d of ['eth0', 'eth1', 'lo', 'docker0', 'veth3a1f9c2', 'veth77b02e1']) out.push(`node_network_receive_bytes_total{device="${d}"} ${int(1, 9)}.${int(1000, 9999)}${int(100, 999)}e+${int(9, 12)}`);
+  for (const d of ['eth0', 'eth1', 'lo', 'docker0', 'veth3a1f9c2', 'veth77b02e1'])
+    out.push(`node_network_receive_bytes_total{device="${d}"} ${int(1, 9)}.${int(1000, 9999)}${int(100, 999)}e+${int(9, 12)}`);
   out.push('# HELP http_request_duration_seconds A histogram of request latencies.', '# TYPE http_request_duration_seconds histogram');
   const routes = ['/api/v2/orders', '/api/v2/cart', '/api/v2/catalog', '/healthz'];
   const les = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '+Inf'];
@@ -106,14 +108,37 @@ const put = (name: string, lines: string[]) => {
   );
   for (let i = 0; i < 6; i++) upd(`aws_security_group.svc_${pick(['api', 'web', 'worker', 'cache', 'queue', 'batch'])}${i}`, 'aws_security_group');
   for (let i = 0; i < 4; i++) upd(`aws_s3_bucket.assets_${i}`, 'aws_s3_bucket');
-  out.push('Plan: 1 to add, 19 to change, 1 to destroy.', '', '─────────────────────────────────────────────────────────────────────────────', '', 'Note: You didn\'t use the -out option to save this plan, so Terraform can\'t guarantee to take exactly', 'these actions if you run "terraform apply" now.');
+  out.push(
+    'Plan: 1 to add, 19 to change, 1 to destroy.',
+    '',
+    '─────────────────────────────────────────────────────────────────────────────',
+    '',
+    "Note: You didn't use the -out option to save this plan, so Terraform can't guarantee to take exactly",
+    'these actions if you run "terraform apply" now.',
+  );
   put('terraform-plan.txt', out);
 }
 
 // 3. A k6 load-test summary with per-endpoint tagged trends; one endpoint's p(95) is far above the rest.
 {
-  const out: string[] = ['', '          /\\      |‾‾| /‾‾/   /‾‾/   ', '     /\\  /  \\     |  |/  /   /  /    ', '    /  \\/    \\    |     (   /   ‾‾\\  ', '   /          \\   |  |\\  \\ |  (‾)  | ', '  / __________ \\  |__| \\__\\ \\_____/ .io', ''];
-  out.push('     execution: local', '        script: checkout.js', '        output: -', '', '     scenarios: (100.00%) 1 scenario, 200 max VUs, 5m30s max duration (incl. graceful stop):', '              * default: Up to 200 looping VUs for 5m0s over 3 stages (gracefulRampDown: 30s, gracefulStop: 30s)', '');
+  const out: string[] = [
+    '',
+    '          /\\      |‾‾| /‾‾/   /‾‾/   ',
+    '     /\\  /  \\     |  |/  /   /  /    ',
+    '    /  \\/    \\    |     (   /   ‾‾\\  ',
+    '   /          \\   |  |\\  \\ |  (‾)  | ',
+    '  / __________ \\  |__| \\__\\ \\_____/ .io',
+    '',
+  ];
+  out.push(
+    '     execution: local',
+    '        script: checkout.js',
+    '        output: -',
+    '',
+    '     scenarios: (100.00%) 1 scenario, 200 max VUs, 5m30s max duration (incl. graceful stop):',
+    '              * default: Up to 200 looping VUs for 5m0s over 3 stages (gracefulRampDown: 30s, gracefulStop: 30s)',
+    '',
+  );
   const checks = ['catalog status is 200', 'cart status is 200', 'checkout status is 200', 'orders status is 200', 'login status is 200', 'search status is 200', 'profile status is 200'];
   for (const c of checks) out.push(c === 'checkout status is 200' ? `     ✗ ${c}\n      ↳  91% — ✓ 21804 / ✗ 2131` : `     ✓ ${c}`);
   out.push('');
@@ -127,13 +152,25 @@ const put = (name: string, lines: string[]) => {
     const slow = e === 'checkout';
     const p95 = slow ? '8.41s' : `${int(60, 240)}.${int(1, 9)}ms`;
     const name = `{ name:${e} }`;
-    out.push(`       ${padR(name, 25, )}: avg=${slow ? '2.93s' : `${int(20, 90)}.${int(1, 9)}ms`}  min=${int(2, 9)}.${int(1, 9)}ms   med=${slow ? '1.77s' : `${int(15, 60)}.${int(1, 9)}ms`}  max=${slow ? '30s' : `${int(300, 900)}.${int(1, 9)}ms`}  p(90)=${slow ? '6.02s' : `${int(50, 180)}.${int(1, 9)}ms`}  p(95)=${p95}`);
+    out.push(
+      `       ${padR(name, 25)}: avg=${slow ? '2.93s' : `${int(20, 90)}.${int(1, 9)}ms`}  min=${int(2, 9)}.${int(1, 9)}ms   med=${slow ? '1.77s' : `${int(15, 60)}.${int(1, 9)}ms`}  max=${slow ? '30s' : `${int(300, 900)}.${int(1, 9)}ms`}  p(90)=${slow ? '6.02s' : `${int(50, 180)}.${int(1, 9)}ms`}  p(95)=${p95}`,
+    );
   }
   out.push('     http_req_failed................: 1.28%  ✓ 2131       ✗ 163512');
   out.push('     http_req_receiving.............: avg=1.2ms   min=14µs    med=61µs    max=1.91s    p(90)=241µs   p(95)=1.02ms ');
   out.push('     http_req_sending...............: avg=33.9µs  min=5µs     med=18µs    max=41.2ms   p(90)=36µs    p(95)=49µs   ');
   out.push('     http_req_waiting...............: avg=211.1ms min=3ms     med=87.9ms  max=30s      p(90)=400.3ms p(95)=1.11s  ');
-  out.push('     http_reqs......................: 165643 530.107231/s', '     iteration_duration.............: avg=4.51s   min=1.2s    med=3.71s   max=41.9s    p(90)=8.1s    p(95)=12.4s  ', '     iterations.....................: 23935  76.599371/s', '     vus............................: 4      min=4        max=200', '     vus_max........................: 200    min=200      max=200', '', '', 'running (5m12.5s), 000/200 VUs, 23935 complete and 0 interrupted iterations', 'default ✓ [======================================] 000/200 VUs  5m0s');
+  out.push(
+    '     http_reqs......................: 165643 530.107231/s',
+    '     iteration_duration.............: avg=4.51s   min=1.2s    med=3.71s   max=41.9s    p(90)=8.1s    p(95)=12.4s  ',
+    '     iterations.....................: 23935  76.599371/s',
+    '     vus............................: 4      min=4        max=200',
+    '     vus_max........................: 200    min=200      max=200',
+    '',
+    '',
+    'running (5m12.5s), 000/200 VUs, 23935 complete and 0 interrupted iterations',
+    'default ✓ [======================================] 000/200 VUs  5m0s',
+  );
   put('k6-summary.txt', out);
 }
 
@@ -148,7 +185,10 @@ const put = (name: string, lines: string[]) => {
     const l = pick(last);
     users.push({
       id: 10400 + i,
-      email: `${f.toLowerCase().normalize('NFD').replace(/[^a-z]/g, '')}.${l.toLowerCase()}${i}@example.com`,
+      email: `${f
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[^a-z]/g, '')}.${l.toLowerCase()}${i}@example.com`,
       name: `${f} ${l}`,
       role: i % 17 === 3 ? 'admin' : 'member',
       status: locked ? 'locked' : 'active',
@@ -210,14 +250,33 @@ const put = (name: string, lines: string[]) => {
   const out = ['Linux 6.8.0-49-generic (db-prod-2) 	12/01/2026 	_x86_64_	(16 CPU)', ''];
   const devs = ['loop0', 'loop1', 'loop2', 'nvme0n1', 'nvme1n1', 'nvme2n1', 'nvme3n1', 'sda', 'sdb', 'dm-0'];
   for (let s = 0; s < 3; s++) {
-    out.push(`avg-cpu:  %user   %nice %system %iowait  %steal   %idle`, `          ${padL((int(50, 140) / 10).toFixed(2), 6)}    0.00 ${padL((int(20, 60) / 10).toFixed(2), 7)} ${padL((int(300, 420) / 10).toFixed(2), 7)}    0.00 ${padL((int(400, 500) / 10).toFixed(2), 7)}`, '');
+    out.push(
+      `avg-cpu:  %user   %nice %system %iowait  %steal   %idle`,
+      `          ${padL((int(50, 140) / 10).toFixed(2), 6)}    0.00 ${padL((int(20, 60) / 10).toFixed(2), 7)} ${padL((int(300, 420) / 10).toFixed(2), 7)}    0.00 ${padL((int(400, 500) / 10).toFixed(2), 7)}`,
+      '',
+    );
     const head = 'Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm w_await wareq-sz  aqu-sz  %util';
     const ends = [...head.matchAll(/\S+/g)].slice(1).map((m) => m.index! + m[0].length);
     out.push(head);
     for (const d of devs) {
       const hot = d === 'nvme1n1';
       const f = (lo: number, hi: number, w: number) => padL((int(lo * 100, hi * 100) / 100).toFixed(2), w);
-      const cells = [f(0, hot ? 0 : 40, 8), f(0, 900, 9), f(0, 2, 8), f(0, 9, 6), f(0, 2, 7), f(4, 40, 8), hot ? '4120.00' : f(0, 90, 7), hot ? '98312.00' : f(0, 2000, 9), f(0, 20, 8), f(0, 40, 6), hot ? '187.31' : f(0, 3, 7), f(4, 40, 8), hot ? '771.60' : f(0, 1, 7), hot ? '100.00' : f(0, 9, 6)];
+      const cells = [
+        f(0, hot ? 0 : 40, 8),
+        f(0, 900, 9),
+        f(0, 2, 8),
+        f(0, 9, 6),
+        f(0, 2, 7),
+        f(4, 40, 8),
+        hot ? '4120.00' : f(0, 90, 7),
+        hot ? '98312.00' : f(0, 2000, 9),
+        f(0, 20, 8),
+        f(0, 40, 6),
+        hot ? '187.31' : f(0, 3, 7),
+        f(4, 40, 8),
+        hot ? '771.60' : f(0, 1, 7),
+        hot ? '100.00' : f(0, 9, 6),
+      ];
       // right-aligned under the header's column names, as iostat prints them
       let row = d;
       cells.forEach((c, k) => {
@@ -239,7 +298,9 @@ const put = (name: string, lines: string[]) => {
     out.push(`TASK [${task}] ${'*'.repeat(Math.max(3, 70 - task.length))}`);
     for (const h of hosts) {
       if (task === 'nginx : validate config' && h === 'web-23.prod') {
-        out.push('fatal: [web-23.prod]: FAILED! => {"changed": true, "cmd": ["nginx", "-t"], "msg": "non-zero return code", "rc": 1, "stderr": "nginx: [emerg] unknown directive \\"proxy_buffering_off\\" in /etc/nginx/conf.d/upstream.conf:14"}');
+        out.push(
+          'fatal: [web-23.prod]: FAILED! => {"changed": true, "cmd": ["nginx", "-t"], "msg": "non-zero return code", "rc": 1, "stderr": "nginx: [emerg] unknown directive \\"proxy_buffering_off\\" in /etc/nginx/conf.d/upstream.conf:14"}',
+        );
         continue;
       }
       out.push(`${task.startsWith('Gathering') || task.includes('validate') ? 'ok' : pick(['changed', 'ok'])}: [${h}]`);
@@ -262,14 +323,20 @@ const put = (name: string, lines: string[]) => {
     const bad = i === 41;
     const name = `${bad ? 'payments' : pick(apps)}-${hex(9).replace(/[0-9]/g, (d) => 'bcdfghjklm'[Number(d)]!)}-${hex(5).replace(/[0-9]/g, (d) => 'npqrstvwxz'[Number(d)]!)}`;
     const restarts = bad ? '47 (2m13s ago)' : String(int(0, 1) === 0 ? 0 : int(1, 2));
-    out.push(`${padR(name, 39)}${padR(bad ? '0/1' : '1/1', 8)}${padR(bad ? 'CrashLoopBackOff' : 'Running', 19)}${padR(restarts, 17)}${padR(`${int(2, 40)}d`, 8)}${padR(`10.42.${int(0, 9)}.${int(2, 250)}`, 15)}${padR(`ip-10-20-${int(0, 15)}-${int(2, 250)}.ec2.internal`, 31)}${padR('<none>', 17)}<none>`);
+    out.push(
+      `${padR(name, 39)}${padR(bad ? '0/1' : '1/1', 8)}${padR(bad ? 'CrashLoopBackOff' : 'Running', 19)}${padR(restarts, 17)}${padR(`${int(2, 40)}d`, 8)}${padR(`10.42.${int(0, 9)}.${int(2, 250)}`, 15)}${padR(`ip-10-20-${int(0, 15)}-${int(2, 250)}.ec2.internal`, 31)}${padR('<none>', 17)}<none>`,
+    );
   }
   put('kubectl-pods-wide.txt', out);
 }
 
 // 10. A MySQL slow query log: many short entries, one 41-second scan of 48 M rows.
 {
-  const out = ['/usr/sbin/mysqld, Version: 8.0.39 (MySQL Community Server - GPL). started with:', 'Tcp port: 3306  Unix socket: /var/run/mysqld/mysqld.sock', 'Time                 Id Command    Argument'];
+  const out = [
+    '/usr/sbin/mysqld, Version: 8.0.39 (MySQL Community Server - GPL). started with:',
+    'Tcp port: 3306  Unix socket: /var/run/mysqld/mysqld.sock',
+    'Time                 Id Command    Argument',
+  ];
   let sec = 9 * 3600;
   const queries = [
     (n: number) => `SELECT * FROM cart_items WHERE cart_id = ${n};`,
@@ -285,7 +352,9 @@ const put = (name: string, lines: string[]) => {
     out.push(`# User@Host: ${slow ? 'report[report]' : 'shop[shop]'} @  [10.20.${int(0, 9)}.${int(2, 250)}]  Id: ${int(100000, 999999)}`);
     out.push(`# Query_time: ${qt}  Lock_time: 0.000${int(100, 999)} Rows_sent: ${slow ? 12 : int(1, 50)}  Rows_examined: ${ex}`);
     out.push(`SET timestamp=${1796115600 + sec};`);
-    out.push(slow ? "SELECT c.country, SUM(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE DATE(o.created_at) >= '2026-01-01' GROUP BY c.country;" : pick(queries)(int(1, 99999)));
+    out.push(
+      slow ? "SELECT c.country, SUM(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE DATE(o.created_at) >= '2026-01-01' GROUP BY c.country;" : pick(queries)(int(1, 99999)),
+    );
   }
   put('mysql-slow.log', out);
 }
@@ -293,8 +362,28 @@ const put = (name: string, lines: string[]) => {
 // 11. git log --stat: 45 commits; one touches src/billing/tax.ts (the question).
 {
   const authors = ['Dana Ortiz <dana@acme.dev>', 'Kofi Mensah <kofi@acme.dev>', 'Lin Wei <lin@acme.dev>', 'Sam Novak <sam@acme.dev>'];
-  const filesPool = ['src/cart/cart.ts', 'src/cart/totals.ts', 'src/api/orders.ts', 'src/api/router.ts', 'src/ui/Checkout.tsx', 'src/ui/Header.tsx', 'docs/README.md', 'package.json', 'src/db/migrations/0042_add_index.sql', 'test/cart.test.ts'];
-  const subjects = ['cart: keep totals in cents', 'api: paginate orders', 'ui: tidy checkout layout', 'deps: bump vite', 'db: index orders.created_at', 'test: cover empty cart', 'docs: explain local setup', 'router: 404 for unknown routes'];
+  const filesPool = [
+    'src/cart/cart.ts',
+    'src/cart/totals.ts',
+    'src/api/orders.ts',
+    'src/api/router.ts',
+    'src/ui/Checkout.tsx',
+    'src/ui/Header.tsx',
+    'docs/README.md',
+    'package.json',
+    'src/db/migrations/0042_add_index.sql',
+    'test/cart.test.ts',
+  ];
+  const subjects = [
+    'cart: keep totals in cents',
+    'api: paginate orders',
+    'ui: tidy checkout layout',
+    'deps: bump vite',
+    'db: index orders.created_at',
+    'test: cover empty cart',
+    'docs: explain local setup',
+    'router: 404 for unknown routes',
+  ];
   const out: string[] = [];
   let t = Date.UTC(2026, 10, 30, 17, 0, 0);
   for (let i = 0; i < 45; i++) {
@@ -325,13 +414,23 @@ const put = (name: string, lines: string[]) => {
 {
   const out = ['CONTAINER ID   IMAGE                          COMMAND                  CREATED        STATUS                       PORTS                                       NAMES'];
   const imgs = ['acme/api:2.8.1', 'acme/web:2.8.1', 'acme/worker:2.8.1', 'redis:7.4-alpine', 'postgres:16.4', 'nginx:1.27-alpine', 'grafana/grafana:11.3.0'];
-  const cmds: Record<string, string> = { 'acme/api:2.8.1': '"node dist/server.js"', 'acme/web:2.8.1': '"node dist/web.js"', 'acme/worker:2.8.1': '"node dist/worker.js"', 'redis:7.4-alpine': '"docker-entrypoint.s…"', 'postgres:16.4': '"docker-entrypoint.s…"', 'nginx:1.27-alpine': '"/docker-entrypoint.…"', 'grafana/grafana:11.3.0': '"/run.sh"' };
+  const cmds: Record<string, string> = {
+    'acme/api:2.8.1': '"node dist/server.js"',
+    'acme/web:2.8.1': '"node dist/web.js"',
+    'acme/worker:2.8.1': '"node dist/worker.js"',
+    'redis:7.4-alpine': '"docker-entrypoint.s…"',
+    'postgres:16.4': '"docker-entrypoint.s…"',
+    'nginx:1.27-alpine': '"/docker-entrypoint.…"',
+    'grafana/grafana:11.3.0': '"/run.sh"',
+  };
   for (let i = 0; i < 24; i++) {
     const dead = i === 14;
     const img = dead ? 'acme/worker:2.8.1' : pick(imgs);
     const status = dead ? 'Exited (137) 4 minutes ago' : `Up ${int(2, 9)} ${pick(['hours', 'days'])}${img.startsWith('acme') ? ' (healthy)' : ''}`;
     const ports = img.startsWith('nginx') ? '0.0.0.0:443->443/tcp, :::443->443/tcp' : img.startsWith('postgres') ? '5432/tcp' : img.startsWith('redis') ? '6379/tcp' : dead ? '' : '8080/tcp';
-    out.push(`${hex(12)}   ${padR(img, 31)}${padR(cmds[img]!, 25)}${padR(`${int(2, 9)} days ago`, 15)}${padR(status, 29)}${padR(ports, 44)}${dead ? 'shop-worker-3' : `shop-${img.split(/[/:]/)[1]!.split('-')[0]}-${i}`}`);
+    out.push(
+      `${hex(12)}   ${padR(img, 31)}${padR(cmds[img]!, 25)}${padR(`${int(2, 9)} days ago`, 15)}${padR(status, 29)}${padR(ports, 44)}${dead ? 'shop-worker-3' : `shop-${img.split(/[/:]/)[1]!.split('-')[0]}-${i}`}`,
+    );
   }
   put('docker-ps.txt', out);
 }
@@ -344,13 +443,23 @@ const put = (name: string, lines: string[]) => {
     const crit = p === 'cookie' ? false : i === 8;
     out.push(`${crit ? 'path-to-regexp' : p}  <${int(1, 7)}.${int(0, 20)}.${int(0, 9)}`);
     out.push(`Severity: ${crit ? 'critical' : pick(['moderate', 'moderate', 'low', 'high'])}`);
-    out.push(`${crit ? 'path-to-regexp outputs backtracking regular expressions that allow remote code execution via crafted routes' : `${p} ${pick(['Regular Expression Denial of Service', 'Prototype Pollution', 'Inefficient Regular Expression Complexity', 'Server-Side Request Forgery'])}`} - https://github.com/advisories/GHSA-${hex(4)}-${hex(4)}-${hex(4)}`);
+    out.push(
+      `${crit ? 'path-to-regexp outputs backtracking regular expressions that allow remote code execution via crafted routes' : `${p} ${pick(['Regular Expression Denial of Service', 'Prototype Pollution', 'Inefficient Regular Expression Complexity', 'Server-Side Request Forgery'])}`} - https://github.com/advisories/GHSA-${hex(4)}-${hex(4)}-${hex(4)}`,
+    );
     out.push(crit ? 'fix available via `npm audit fix --force`' : 'fix available via `npm audit fix`');
     if (crit) out.push('Will install express@4.21.2, which is outside the stated dependency range');
     out.push(`node_modules/${crit ? 'express/node_modules/path-to-regexp' : p}`);
     out.push('');
   });
-  out.push(`12 vulnerabilities (2 low, 6 moderate, 3 high, 1 critical)`, '', 'To address issues that do not require attention, run:', '  npm audit fix', '', 'To address all issues (including breaking changes), run:', '  npm audit fix --force');
+  out.push(
+    `12 vulnerabilities (2 low, 6 moderate, 3 high, 1 critical)`,
+    '',
+    'To address issues that do not require attention, run:',
+    '  npm audit fix',
+    '',
+    'To address all issues (including breaking changes), run:',
+    '  npm audit fix --force',
+  );
   put('npm-audit.txt', out);
 }
 
@@ -393,7 +502,9 @@ const put = (name: string, lines: string[]) => {
     const hog = i === 29;
     const cmd = hog ? 'imgresize' : pick(cmds);
     const cpu = hog ? '398.0' : (int(0, 40) / 10).toFixed(1);
-    rows.push(`${String(hog ? 884213 : int(300, 900000)).padStart(7)} ${(hog ? 'worker' : pick(['postgres', 'root', 'www-data', 'app'])).padEnd(9)} 20   0 ${`${int(10, 9000)}${pick(['m', ''])}`.padStart(7)} ${`${int(2, 900)}${pick(['m', ''])}`.padStart(6)} ${String(int(1, 90000)).padStart(6)} ${hog ? 'R' : 'S'} ${cpu.padStart(5)} ${(int(0, 60) / 10).toFixed(1).padStart(5)} ${`${int(0, 900)}:${two(int(0, 59))}.${two(int(0, 99))}`.padStart(9)} ${cmd}`);
+    rows.push(
+      `${String(hog ? 884213 : int(300, 900000)).padStart(7)} ${(hog ? 'worker' : pick(['postgres', 'root', 'www-data', 'app'])).padEnd(9)} 20   0 ${`${int(10, 9000)}${pick(['m', ''])}`.padStart(7)} ${`${int(2, 900)}${pick(['m', ''])}`.padStart(6)} ${String(int(1, 90000)).padStart(6)} ${hog ? 'R' : 'S'} ${cpu.padStart(5)} ${(int(0, 60) / 10).toFixed(1).padStart(5)} ${`${int(0, 900)}:${two(int(0, 59))}.${two(int(0, 99))}`.padStart(9)} ${cmd}`,
+    );
   }
   out.push(...rows);
   put('top.txt', out);
@@ -406,7 +517,9 @@ const put = (name: string, lines: string[]) => {
     const cw = i >= 30 && i < 52;
     const state = cw ? 'CLOSE-WAIT' : i % 19 === 7 ? 'TIME-WAIT' : 'ESTAB';
     const peer = cw ? `10.20.4.17:${8443}` : `10.20.${int(0, 9)}.${int(2, 250)}:${pick(['5432', '6379', '443', '8080'])}`;
-    out.push(`${padR(state, 11)}${padL(cw ? '1' : '0', 6)} ${padL('0', 6)} ${padL(`10.20.1.5:${int(32768, 60999)}`, 22)} ${padL(peer, 24)}  users:(("node",pid=${cw ? 4412 : pick([4412, 4419, 981])},fd=${int(20, 400)}))`);
+    out.push(
+      `${padR(state, 11)}${padL(cw ? '1' : '0', 6)} ${padL('0', 6)} ${padL(`10.20.1.5:${int(32768, 60999)}`, 22)} ${padL(peer, 24)}  users:(("node",pid=${cw ? 4412 : pick([4412, 4419, 981])},fd=${int(20, 400)}))`,
+    );
   }
   put('ss-tanp.txt', out);
 }
@@ -427,7 +540,9 @@ const put = (name: string, lines: string[]) => {
   const out = ['payment_id,created_at,customer,method,amount,currency,status'];
   for (let i = 0; i < 150; i++) {
     const odd = i === 87;
-    out.push(`pay_${hex(10)},2026-11-${two(int(1, 30))}T${clock(int(0, 86399))}Z,cus_${hex(8)},${pick(['card', 'card', 'card', 'sepa', 'paypal'])},${odd ? '-18450.00' : (int(500, 25000) / 100).toFixed(2)},EUR,${odd ? 'refunded' : pick(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'pending'])}`);
+    out.push(
+      `pay_${hex(10)},2026-11-${two(int(1, 30))}T${clock(int(0, 86399))}Z,cus_${hex(8)},${pick(['card', 'card', 'card', 'sepa', 'paypal'])},${odd ? '-18450.00' : (int(500, 25000) / 100).toFixed(2)},EUR,${odd ? 'refunded' : pick(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded', 'pending'])}`,
+    );
   }
   put('payments.csv', out);
 }

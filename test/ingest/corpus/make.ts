@@ -96,7 +96,9 @@ const IPS = Array.from({ length: 14 }, () => `10.${int(0, 3)}.${int(0, 255)}.${i
     if (n === 170) {
       out.push(`${t} ${host} kernel: [812345.112233] java invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0`);
       out.push(`${t} ${host} kernel: [812345.118812] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0,oom_memcg=/system.slice/worker.service,task=java,pid=48213,uid=1001`);
-      out.push(`${t} ${host} kernel: [812345.118990] Memory cgroup out of memory: Killed process 48213 (java) total-vm:8912344kB, anon-rss:4190212kB, file-rss:0kB, shmem-rss:0kB, UID:1001 pgtables:9120kB oom_score_adj:0`);
+      out.push(
+        `${t} ${host} kernel: [812345.118990] Memory cgroup out of memory: Killed process 48213 (java) total-vm:8912344kB, anon-rss:4190212kB, file-rss:0kB, shmem-rss:0kB, UID:1001 pgtables:9120kB oom_score_adj:0`,
+      );
       out.push(`${t} ${host} systemd[1]: worker.service: Main process exited, code=killed, status=9/KILL`);
       out.push(`${t} ${host} systemd[1]: worker.service: Failed with result 'oom-kill'.`);
       out.push(`${t} ${host} systemd[1]: worker.service: Scheduled restart job, restart counter is at 1.`);
@@ -123,7 +125,9 @@ const IPS = Array.from({ length: 14 }, () => `10.${int(0, 3)}.${int(0, 255)}.${i
     else if (r < 0.7) out.push(`${ago} Normal    Scheduled           pod/${p}             Successfully assigned prod/${p} to node-${int(1, 6)}`);
     else out.push(`${ago} Normal    Started             pod/${p}             Started container ${p.split('-')[0]}`);
     if (n === 40 || n === 52 || n === 64) {
-      out.push(`${ago} Warning   BackOff             pod/api-7d9f8b6c4-x2x9k             Back-off restarting failed container api in pod api-7d9f8b6c4-x2x9k_prod(4c1f0e7a-2b7d-4d7e-9a51-0f3c2d9b8e11)`);
+      out.push(
+        `${ago} Warning   BackOff             pod/api-7d9f8b6c4-x2x9k             Back-off restarting failed container api in pod api-7d9f8b6c4-x2x9k_prod(4c1f0e7a-2b7d-4d7e-9a51-0f3c2d9b8e11)`,
+      );
     }
     if (n === 38) out.push(`${ago} Normal    Killing             pod/api-7d9f8b6c4-x2x9k             Container api failed liveness probe, will be restarted`);
   }
@@ -144,7 +148,9 @@ const IPS = Array.from({ length: 14 }, () => `10.${int(0, 3)}.${int(0, 255)}.${i
         out.push(`  ✕ applies discount code SAVE10 to the order total (${int(20, 60)} ms)`);
         continue;
       }
-      out.push(`  ✓ ${pick(['renders', 'updates', 'validates', 'persists', 'restores', 'formats'])} ${s} ${pick(['badge', 'state', 'input', 'price', 'list', 'header', 'totals'])} case ${k} (${int(1, 40)} ms)`);
+      out.push(
+        `  ✓ ${pick(['renders', 'updates', 'validates', 'persists', 'restores', 'formats'])} ${s} ${pick(['badge', 'state', 'input', 'price', 'list', 'header', 'totals'])} case ${k} (${int(1, 40)} ms)`,
+      );
     }
   }
   out[3] = out[3]!.replace('PASS', 'FAIL');
@@ -172,7 +178,12 @@ const IPS = Array.from({ length: 14 }, () => `10.${int(0, 3)}.${int(0, 255)}.${i
 // 6. A unified diff: three files; the change that matters in the middle.
 {
   const out: string[] = ['diff --git a/src/net/client.ts b/src/net/client.ts', 'index 3f1c2a9..8b7e0d4 100644', '--- a/src/net/client.ts', '+++ b/src/net/client.ts'];
-  const ctx = (n: number, base: number) => Array.from({ length: n }, (_, i) => ` ${pick(['  const res = await fetch(url, opts);', '  if (!res.ok) throw new HttpError(res.status);', '  return res.json();', '  log.debug("request", { url });', '  // keep-alive agents are shared', '  const headers = { ...base, accept: "application/json" };', '}'])} // ${base + i}`);
+  const ctx = (n: number, base: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        ` ${pick(['  const res = await fetch(url, opts);', '  if (!res.ok) throw new HttpError(res.status);', '  return res.json();', '  log.debug("request", { url });', '  // keep-alive agents are shared', '  const headers = { ...base, accept: "application/json" };', '}'])} // ${base + i}`,
+    );
   out.push('@@ -12,9 +12,9 @@ export class Client {');
   out.push(...ctx(4, 12));
   out.push('-  private readonly timeoutMs = 30_000;');
@@ -227,7 +238,9 @@ put('explain.txt', [
 {
   const out = ['invoice_id,customer,amount,currency,status,created_at'];
   for (let n = 1; n <= 200; n++) {
-    out.push(`INV-${20260000 + n},${pick(['acme', 'globex', 'initech', 'umbrella', 'hooli'])},${int(5, 4000)}.${two(int(0, 99))},EUR,${pick(['paid', 'paid', 'paid', 'open', 'refunded'])},2026-11-${two(int(1, 30))}`);
+    out.push(
+      `INV-${20260000 + n},${pick(['acme', 'globex', 'initech', 'umbrella', 'hooli'])},${int(5, 4000)}.${two(int(0, 99))},EUR,${pick(['paid', 'paid', 'paid', 'open', 'refunded'])},2026-11-${two(int(1, 30))}`,
+    );
   }
   put('invoices.csv', out);
 }
@@ -267,10 +280,7 @@ put('explain.txt', [
 
 // 11. strace: the config file is not where the program looks.
 {
-  const out: string[] = [
-    'execve("/usr/local/bin/shopd", ["shopd", "--config", "/etc/shop/shopd.yaml"], 0x7ffd2b1c3e60 /* 24 vars */) = 0',
-    'brk(NULL)                               = 0x55d0c9a1f000',
-  ];
+  const out: string[] = ['execve("/usr/local/bin/shopd", ["shopd", "--config", "/etc/shop/shopd.yaml"], 0x7ffd2b1c3e60 /* 24 vars */) = 0', 'brk(NULL)                               = 0x55d0c9a1f000'];
   for (const lib of ['libssl.so.3', 'libcrypto.so.3', 'libz.so.1', 'libc.so.6']) {
     out.push(`openat(AT_FDCWD, "/usr/local/lib/${lib}", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)`);
     out.push(`openat(AT_FDCWD, "/lib/x86_64-linux-gnu/${lib}", O_RDONLY|O_CLOEXEC) = 3`);
@@ -299,12 +309,21 @@ put('explain.txt', [
   let sec = 11 * 3600;
   for (let n = 0; n < 60; n++) {
     sec += int(0, 3);
-    out.push(`2026-12-01 ${clock(sec)}.${String(int(0, 999)).padStart(3, '0')}  INFO 1 --- [nio-8080-exec-${int(1, 9)}] c.a.shop.web.OrderController        : GET /orders/${int(1000, 9999)} served in ${int(3, 60)} ms`);
+    out.push(
+      `2026-12-01 ${clock(sec)}.${String(int(0, 999)).padStart(3, '0')}  INFO 1 --- [nio-8080-exec-${int(1, 9)}] c.a.shop.web.OrderController        : GET /orders/${int(1000, 9999)} served in ${int(3, 60)} ms`,
+    );
   }
   out.push(`2026-12-01 ${clock(sec + 1)}.004 ERROR 1 --- [nio-8080-exec-3] o.a.c.c.C.[.[.[/].[dispatcherServlet]    : Servlet.service() for servlet [dispatcherServlet] threw exception`);
-  out.push('org.springframework.dao.DataAccessResourceFailureException: Unable to acquire JDBC Connection; nested exception is org.hibernate.exception.JDBCConnectionException: Unable to acquire JDBC Connection');
-  for (let i = 0; i < 40; i++) out.push(`\tat org.springframework.${pick(['orm.jpa', 'transaction', 'aop.framework', 'web.servlet'])}.${pick(['JpaTransactionManager', 'TransactionInterceptor', 'ReflectiveMethodInvocation', 'FrameworkServlet'])}.${pick(['doBegin', 'invoke', 'proceed', 'service'])}(${pick(['JpaTransactionManager', 'TransactionInterceptor', 'ReflectiveMethodInvocation', 'FrameworkServlet'])}.java:${int(40, 900)})`);
-  out.push('Caused by: org.postgresql.util.PSQLException: Connection to db.internal:5432 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections.');
+  out.push(
+    'org.springframework.dao.DataAccessResourceFailureException: Unable to acquire JDBC Connection; nested exception is org.hibernate.exception.JDBCConnectionException: Unable to acquire JDBC Connection',
+  );
+  for (let i = 0; i < 40; i++)
+    out.push(
+      `\tat org.springframework.${pick(['orm.jpa', 'transaction', 'aop.framework', 'web.servlet'])}.${pick(['JpaTransactionManager', 'TransactionInterceptor', 'ReflectiveMethodInvocation', 'FrameworkServlet'])}.${pick(['doBegin', 'invoke', 'proceed', 'service'])}(${pick(['JpaTransactionManager', 'TransactionInterceptor', 'ReflectiveMethodInvocation', 'FrameworkServlet'])}.java:${int(40, 900)})`,
+    );
+  out.push(
+    'Caused by: org.postgresql.util.PSQLException: Connection to db.internal:5432 refused. Check that the hostname and port are correct and that the postmaster is accepting TCP/IP connections.',
+  );
   for (let i = 0; i < 12; i++) out.push(`\tat org.postgresql.core.v3.ConnectionFactoryImpl.openConnectionImpl(ConnectionFactoryImpl.java:${int(200, 400)})`);
   out.push('\t... 61 more');
   put('spring-exception.log', out);
@@ -358,7 +377,14 @@ put('traceback.txt', [
     '\t/usr/local/go/src/net/http/server.go:3360 +0x485',
   ];
   for (let g = 0; g < 6; g++) {
-    out.push('', `goroutine ${60 + g} [IO wait]:`, 'internal/poll.runtime_pollWait(0x7f3a1c2e5f28, 0x72)', '\t/usr/local/go/src/runtime/netpoll.go:351 +0x85', 'internal/poll.(*pollDesc).wait(0xc000190080?, 0xc0001c0000?, 0x0)', '\t/usr/local/go/src/internal/poll/fd_poll_runtime.go:84 +0x27');
+    out.push(
+      '',
+      `goroutine ${60 + g} [IO wait]:`,
+      'internal/poll.runtime_pollWait(0x7f3a1c2e5f28, 0x72)',
+      '\t/usr/local/go/src/runtime/netpoll.go:351 +0x85',
+      'internal/poll.(*pollDesc).wait(0xc000190080?, 0xc0001c0000?, 0x0)',
+      '\t/usr/local/go/src/internal/poll/fd_poll_runtime.go:84 +0x27',
+    );
   }
   put('go-panic.txt', out);
 }
@@ -394,7 +420,10 @@ put('npm-eresolve.txt', [
   let sec = 10 * 3600;
   const ts = () => `2026-12-01T${clock((sec += int(0, 1)))}.${hex(7).replace(/[a-f]/g, '1')}Z`;
   out.push(`${ts()} ##[group]Run npm ci`, `${ts()} npm ci`, `${ts()} shell: /usr/bin/bash -e {0}`, `${ts()} ##[endgroup]`);
-  for (let i = 0; i < 90; i++) out.push(`${ts()} npm http fetch GET 200 https://registry.npmjs.org/${pick(['react', 'lodash', 'zod', 'vite', 'esbuild', 'typescript', 'jest'])}/-/${pick(['a', 'b', 'c'])}-${int(1, 9)}.${int(0, 20)}.${int(0, 9)}.tgz ${int(5, 300)}ms (cache miss)`);
+  for (let i = 0; i < 90; i++)
+    out.push(
+      `${ts()} npm http fetch GET 200 https://registry.npmjs.org/${pick(['react', 'lodash', 'zod', 'vite', 'esbuild', 'typescript', 'jest'])}/-/${pick(['a', 'b', 'c'])}-${int(1, 9)}.${int(0, 20)}.${int(0, 9)}.tgz ${int(5, 300)}ms (cache miss)`,
+    );
   out.push(`${ts()} added 1214 packages in 31s`, `${ts()} ##[group]Run npm run build`, `${ts()} > shop-web@5.3.1 build`, `${ts()} > tsc -p tsconfig.build.json && vite build`);
   out.push(`${ts()} src/cart/totals.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'.`);
   out.push(`${ts()} ##[error]Process completed with exit code 2.`);
@@ -417,7 +446,10 @@ put('npm-eresolve.txt', [
       out.push(`${t} [4412] STATEMENT:  UPDATE stock SET reserved = reserved + 1 WHERE sku = 'SKU-1182'`);
       continue;
     }
-    if (rnd() < 0.7) out.push(`${t} [${int(4000, 4500)}] LOG:  duration: ${int(1, 90)}.${int(100, 999)} ms  statement: SELECT ${pick(['id, qty', 'sku, price', 'count(*)'])} FROM ${pick(['stock', 'orders', 'prices'])} WHERE ${pick(['sku', 'id'])} = $1`);
+    if (rnd() < 0.7)
+      out.push(
+        `${t} [${int(4000, 4500)}] LOG:  duration: ${int(1, 90)}.${int(100, 999)} ms  statement: SELECT ${pick(['id, qty', 'sku, price', 'count(*)'])} FROM ${pick(['stock', 'orders', 'prices'])} WHERE ${pick(['sku', 'id'])} = $1`,
+      );
     else out.push(`${t} [${int(60, 80)}] LOG:  checkpoint starting: time`);
   }
   put('postgres.log', out);
@@ -500,7 +532,12 @@ put('describe-pod.txt', [
 
 // 21. pytest -v: one failure among many.
 {
-  const out: string[] = ['============================= test session starts ==============================', 'platform linux -- Python 3.12.7, pytest-8.3.3, pluggy-1.5.0 -- /srv/billing/venv/bin/python', 'collected 240 items', ''];
+  const out: string[] = [
+    '============================= test session starts ==============================',
+    'platform linux -- Python 3.12.7, pytest-8.3.3, pluggy-1.5.0 -- /srv/billing/venv/bin/python',
+    'collected 240 items',
+    '',
+  ];
   const mods = ['test_invoices', 'test_tax', 'test_pdf', 'test_api'];
   let k = 0;
   for (const m of mods) {
@@ -513,20 +550,39 @@ put('describe-pod.txt', [
   }
   out.push('', '=================================== FAILURES ===================================');
   out.push('_________________________ test_rounds_eur_17 _________________________', '');
-  out.push('    def test_rounds_eur_17():', '>       assert vat(Decimal("19.99"), rate="0.19") == Decimal("3.80")', "E       AssertionError: assert Decimal('3.79') == Decimal('3.80')", '', 'tests/test_tax.py:88: AssertionError');
+  out.push(
+    '    def test_rounds_eur_17():',
+    '>       assert vat(Decimal("19.99"), rate="0.19") == Decimal("3.80")',
+    "E       AssertionError: assert Decimal('3.79') == Decimal('3.80')",
+    '',
+    'tests/test_tax.py:88: AssertionError',
+  );
   out.push('=========================== short test summary info ============================');
-  out.push('FAILED tests/test_tax.py::test_rounds_eur_17 - AssertionError: assert Decimal(\'3.79\') == Decimal(\'3.80\')');
+  out.push("FAILED tests/test_tax.py::test_rounds_eur_17 - AssertionError: assert Decimal('3.79') == Decimal('3.80')");
   out.push('======================== 1 failed, 239 passed in 14.02s ========================');
   put('pytest.txt', out);
 }
 
 // 22. Maven build with a compile error.
 {
-  const out: string[] = ['[INFO] Scanning for projects...', '[INFO] ', '[INFO] ------------------------< com.acme:shop-core >------------------------', '[INFO] Building shop-core 2.8.0', '[INFO] --------------------------------[ jar ]---------------------------------'];
-  for (let i = 0; i < 60; i++) out.push(`[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/${pick(['slf4j', 'apache', 'junit', 'hibernate'])}/${pick(['core', 'api', 'parent'])}/${int(1, 9)}.${int(0, 9)}/${pick(['core', 'api', 'parent'])}-${int(1, 9)}.${int(0, 9)}.jar (${int(2, 900)} kB at ${int(1, 9)}.${int(0, 9)} MB/s)`);
+  const out: string[] = [
+    '[INFO] Scanning for projects...',
+    '[INFO] ',
+    '[INFO] ------------------------< com.acme:shop-core >------------------------',
+    '[INFO] Building shop-core 2.8.0',
+    '[INFO] --------------------------------[ jar ]---------------------------------',
+  ];
+  for (let i = 0; i < 60; i++)
+    out.push(
+      `[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/${pick(['slf4j', 'apache', 'junit', 'hibernate'])}/${pick(['core', 'api', 'parent'])}/${int(1, 9)}.${int(0, 9)}/${pick(['core', 'api', 'parent'])}-${int(1, 9)}.${int(0, 9)}.jar (${int(2, 900)} kB at ${int(1, 9)}.${int(0, 9)} MB/s)`,
+    );
   out.push('[INFO] --- compiler:3.13.0:compile (default-compile) @ shop-core ---', '[INFO] Compiling 214 source files with javac [debug release 21] to target/classes');
   out.push('[ERROR] COMPILATION ERROR : ', '[INFO] -------------------------------------------------------------');
-  out.push('[ERROR] /build/src/main/java/com/acme/shop/cart/CartService.java:[142,27] cannot find symbol', '  symbol:   method applyVoucher(com.acme.shop.cart.Voucher)', '  location: variable pricing of type com.acme.shop.pricing.PricingEngine');
+  out.push(
+    '[ERROR] /build/src/main/java/com/acme/shop/cart/CartService.java:[142,27] cannot find symbol',
+    '  symbol:   method applyVoucher(com.acme.shop.cart.Voucher)',
+    '  location: variable pricing of type com.acme.shop.pricing.PricingEngine',
+  );
   out.push('[INFO] 1 error', '[INFO] BUILD FAILURE', '[INFO] Total time:  38.114 s');
   put('maven-build.txt', out);
 }

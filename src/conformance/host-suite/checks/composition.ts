@@ -72,8 +72,7 @@ export function readBlocks(composed: ComposedPrompt): ReadBlock[] {
   (composed.blocks ?? []).forEach((b, i) => {
     const [s0, s1] = b.span;
     const [c0, c1] = b.contentSpan;
-    const bad = (message: string) =>
-      new ContractError([{ op: 'compose', part: 'result', field: `/blocks/${i}/span`, schemaPath: 'compose.schema.json#/$defs/result/properties/blocks', message }]);
+    const bad = (message: string) => new ContractError([{ op: 'compose', part: 'result', field: `/blocks/${i}/span`, schemaPath: 'compose.schema.json#/$defs/result/properties/blocks', message }]);
     if (!(s0 <= c0 && c0 <= c1 && c1 <= s1)) throw bad(`span [${s0}, ${s1}) and contentSpan [${c0}, ${c1}) are not nested (required span[0] ≤ contentSpan[0] ≤ contentSpan[1] ≤ span[1])`);
     if (s1 > bytes.length) throw bad(`span [${s0}, ${s1}) ends past the text (${bytes.length} UTF-8 bytes)`);
     if (s0 < previousEnd) throw bad(`span [${s0}, ${s1}) overlaps the previous block (which ends at ${previousEnd}); blocks are listed in render order and do not overlap`);
@@ -125,27 +124,31 @@ export interface OverBudgetProvider {
  * host reported it loudly: a report (its budget audit or its log) naming the provider, its declared
  * total and the max_tokens allowed.
  */
-export function checkOverBudgetDropped(
-  p: OverBudgetProvider,
-  fanOut: FanOutResult | undefined,
-  composed: ComposedPrompt | undefined,
-  logText: string,
-  thrown: unknown,
-): Finding[] {
+export function checkOverBudgetDropped(p: OverBudgetProvider, fanOut: FanOutResult | undefined, composed: ComposedPrompt | undefined, logText: string, thrown: unknown): Finding[] {
   if (thrown !== undefined) return [violation('B2', '/', `the fan-out failed instead of dropping ${JSON.stringify(p.label)}: ${describe(thrown)}`)];
   if (fanOut === undefined) return [violation('B2', '/', 'the host returned no fan-out result')];
   const out: Finding[] = [];
   const kept = fanOut.answers.filter((a) => a.provider.routingId === p.routingId || a.provider.name === p.name).flatMap((a) => a.frames.map((f) => f.frameId.frame_id));
   if (kept.length > 0) {
     out.push(
-      violation('B2', '/answers', `the host kept ${kept.length} of the ${p.servedIds.length} frames of provider ${JSON.stringify(p.name)} (${kept.map((k) => JSON.stringify(k)).join(', ')}) although it declared ${p.declaredTokens} tokens > max_tokens ${p.maxTokens}; required: drop all its frames, never truncate them`),
+      violation(
+        'B2',
+        '/answers',
+        `the host kept ${kept.length} of the ${p.servedIds.length} frames of provider ${JSON.stringify(p.name)} (${kept.map((k) => JSON.stringify(k)).join(', ')}) although it declared ${p.declaredTokens} tokens > max_tokens ${p.maxTokens}; required: drop all its frames, never truncate them`,
+      ),
     );
   }
   if (composed !== undefined) {
     const blocks = readBlocks(composed);
     const rendered = p.servedIds.filter((id) => blocksFor(blocks, p.name, id).length > 0);
     if (rendered.length > 0) {
-      out.push(violation('B2', '/text', `the composed prompt holds frame(s) ${rendered.map((r) => JSON.stringify(r)).join(', ')} of over-budget provider ${JSON.stringify(p.name)}; required: none of its frames reaches the prompt`));
+      out.push(
+        violation(
+          'B2',
+          '/text',
+          `the composed prompt holds frame(s) ${rendered.map((r) => JSON.stringify(r)).join(', ')} of over-budget provider ${JSON.stringify(p.name)}; required: none of its frames reaches the prompt`,
+        ),
+      );
     }
   }
   const loud = (text: string) => text.includes(p.name) && text.includes(String(p.declaredTokens)) && text.includes(String(p.maxTokens));
@@ -154,7 +157,11 @@ export function checkOverBudgetDropped(
   const reportedInLog = logText.split('\n').some(loud);
   if (!reportedInAudit && !reportedInLog) {
     out.push(
-      violation('B2', '/audits', `no loud report of the drop: neither the budget audit (${audit === undefined ? 'absent' : `admitted=${audit.admitted}, report ${JSON.stringify(audit.report)}`}) nor the host log names provider ${JSON.stringify(p.name)} with its declared ${p.declaredTokens} tokens and max_tokens ${p.maxTokens}; required: a loud report naming the provider, declared vs allowed`),
+      violation(
+        'B2',
+        '/audits',
+        `no loud report of the drop: neither the budget audit (${audit === undefined ? 'absent' : `admitted=${audit.admitted}, report ${JSON.stringify(audit.report)}`}) nor the host log names provider ${JSON.stringify(p.name)} with its declared ${p.declaredTokens} tokens and max_tokens ${p.maxTokens}; required: a loud report naming the provider, declared vs allowed`,
+      ),
     );
   }
   return out;
@@ -172,12 +179,19 @@ export function checkSameFrameIdOnce(provider: string, id: string, offered: read
   const copies = offered.flatMap((a) => a.frames).filter((f) => f.frameId.provider_id === provider && f.frameId.frame_id === id);
   const triples = new Set(copies.map((f) => frameIdKey(f.frameId)));
   if (copies.length < 2 || triples.size !== 1) {
-    notObserved('D2', `the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is among the host's answers ${copies.length} time(s) with ${triples.size} distinct triple(s); only one offered at least twice with one (provider id, frame id, content_digest) shows how the host treats it`);
+    notObserved(
+      'D2',
+      `the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is among the host's answers ${copies.length} time(s) with ${triples.size} distinct triple(s); only one offered at least twice with one (provider id, frame id, content_digest) shows how the host treats it`,
+    );
   }
   const n = blocksFor(readBlocks(composed), provider, id).length;
   if (n === 1) return [];
   return [
-    violation('D2', '/blocks', `the frame ${[...triples][0]} offered ${copies.length} times is rendered in ${n} blocks of the prompt (${dropReason(composed, provider, id)}); required: the same (provider id, frame id, content_digest) is the same content, in the prompt once`),
+    violation(
+      'D2',
+      '/blocks',
+      `the frame ${[...triples][0]} offered ${copies.length} times is rendered in ${n} blocks of the prompt (${dropReason(composed, provider, id)}); required: the same (provider id, frame id, content_digest) is the same content, in the prompt once`,
+    ),
   ];
 }
 
@@ -192,14 +206,21 @@ export function checkVersionsKept(provider: string, id: string, versions: readon
   const copies = offered.flatMap((a) => a.frames).filter((f) => f.frameId.provider_id === provider && f.frameId.frame_id === id);
   const digests = new Set(copies.map((f) => String(f.frameId.content_digest)));
   if (digests.size < 2) {
-    notObserved('D2', `the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is among the host's answers with ${digests.size} content_digest(s); only two versions offered show whether the host tells them apart`);
+    notObserved(
+      'D2',
+      `the frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is among the host's answers with ${digests.size} content_digest(s); only two versions offered show whether the host tells them apart`,
+    );
   }
   const own = blocksFor(readBlocks(composed), provider, id);
   const out: Finding[] = [];
   for (const content of versions) {
     if (own.some((b) => b.content.includes(content))) continue;
     out.push(
-      violation('D2', '/blocks', `the version of frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} whose content is ${JSON.stringify(content.slice(0, 60))} is not in the prompt (${own.length} block(s) of that frame id; ${dropReason(composed, provider, id)}) although the budget holds every offered frame; required: frames are the same content only with the same (provider id, frame id, content_digest) — a different content_digest is different content, never deduplicated by id`),
+      violation(
+        'D2',
+        '/blocks',
+        `the version of frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} whose content is ${JSON.stringify(content.slice(0, 60))} is not in the prompt (${own.length} block(s) of that frame id; ${dropReason(composed, provider, id)}) although the budget holds every offered frame; required: frames are the same content only with the same (provider id, frame id, content_digest) — a different content_digest is different content, never deduplicated by id`,
+      ),
     );
   }
   return out;
@@ -224,7 +245,11 @@ export function checkLowScoresKept(provider: string, served: readonly ServedFram
   for (const f of served) {
     if (blocksFor(blocks, provider, f.id).length > 0) continue;
     out.push(
-      violation('F10', '/blocks', `frame ${JSON.stringify(f.id)} of provider ${JSON.stringify(provider)} (score ${f.score}) is not in the prompt (${dropReason(composed, provider, f.id)}) although ${cause}; required: no score threshold across providers — a score is provider-local and ordinal`),
+      violation(
+        'F10',
+        '/blocks',
+        `frame ${JSON.stringify(f.id)} of provider ${JSON.stringify(provider)} (score ${f.score}) is not in the prompt (${dropReason(composed, provider, f.id)}) although ${cause}; required: no score threshold across providers — a score is provider-local and ordinal`,
+      ),
     );
   }
   return out;
@@ -236,7 +261,11 @@ export function checkNoRawScores(served: readonly ServedFrame[], composed: Compo
   const shown = served.filter((f) => composed.text.includes(String(f.score)));
   if (shown.length === 0) return [];
   return [
-    violation('F10', '/text', `the prompt presents raw provider score(s) ${shown.map((f) => `${f.score} (frame ${JSON.stringify(f.id)})`).join(', ')} to the model; required: never present a raw score as a cross-provider measure of relevance`),
+    violation(
+      'F10',
+      '/text',
+      `the prompt presents raw provider score(s) ${shown.map((f) => `${f.score} (frame ${JSON.stringify(f.id)})`).join(', ')} to the model; required: never present a raw score as a cross-provider measure of relevance`,
+    ),
   ];
 }
 
@@ -261,10 +290,22 @@ export function checkOrderDeclaredAsPolicy(composed: ComposedPrompt | undefined,
   const order = blocks.map((b, i) => `${b.frameId.frame_id} (${b.frameId.provider_id}, ${seq[i]})`).join(', ');
   const out: Finding[] = [];
   if (typeof composed.strategy !== 'string' || composed.strategy.trim() === '') {
-    out.push(violation('F10', '/strategy', `frames of ${providers.size} providers are rendered in raw-score order (${order}) but the composition names no ranking strategy; required: an order by raw score across providers is documented as the host's own policy`));
+    out.push(
+      violation(
+        'F10',
+        '/strategy',
+        `frames of ${providers.size} providers are rendered in raw-score order (${order}) but the composition names no ranking strategy; required: an order by raw score across providers is documented as the host's own policy`,
+      ),
+    );
   }
   if (typeof composed.policyNote !== 'string' || composed.policyNote.trim() === '') {
-    out.push(violation('F10', '/policyNote', `frames of ${providers.size} providers are rendered in raw-score order (${order}) with no policy note; required: the order is stated as the host's policy choice, never as a protocol guarantee`));
+    out.push(
+      violation(
+        'F10',
+        '/policyNote',
+        `frames of ${providers.size} providers are rendered in raw-score order (${order}) with no policy note; required: the order is stated as the host's policy choice, never as a protocol guarantee`,
+      ),
+    );
   }
   return out;
 }
@@ -280,7 +321,11 @@ export function checkThresholdConfined(thresholded: string, threshold: number, o
     out.push(...missed);
     if (missed.length > 0 && composed !== undefined) {
       out.push(
-        warning('S6.6-single-provider-threshold', '/text', `the threshold ${threshold} set for provider ${JSON.stringify(thresholded)} only was applied to ${JSON.stringify(provider)}'s frames too (${missed.length} missing); a threshold may apply to a single provider's scores only`),
+        warning(
+          'S6.6-single-provider-threshold',
+          '/text',
+          `the threshold ${threshold} set for provider ${JSON.stringify(thresholded)} only was applied to ${JSON.stringify(provider)}'s frames too (${missed.length} missing); a threshold may apply to a single provider's scores only`,
+        ),
       );
     }
   }
@@ -348,10 +393,22 @@ export function checkFenced(hostile: OfferedBlock, offered: readonly ProviderAns
   const offeredIds = new Set(offered.flatMap((a) => a.frames.map((f) => JSON.stringify([f.frameId.provider_id, f.frameId.frame_id]))));
   for (const b of blocks) {
     if (!offeredIds.has(JSON.stringify([b.frameId.provider_id, b.frameId.frame_id]))) {
-      out.push(violation('R3', `/blocks/${b.index}`, `the host reports a block for ${JSON.stringify(b.frameId.frame_id)} of ${JSON.stringify(b.frameId.provider_id)}, a frame no provider offered; required: one block per offered frame, nothing forged`));
+      out.push(
+        violation(
+          'R3',
+          `/blocks/${b.index}`,
+          `the host reports a block for ${JSON.stringify(b.frameId.frame_id)} of ${JSON.stringify(b.frameId.provider_id)}, a frame no provider offered; required: one block per offered frame, nothing forged`,
+        ),
+      );
     }
     if (!significant(b.opener) && !significant(b.closer)) {
-      out.push(violation('R3', `/blocks/${b.index}`, `the block of ${JSON.stringify(b.frameId.frame_id)} has no delimiter around its content (opener ${JSON.stringify(b.opener)}, closer ${JSON.stringify(b.closer)}); required: content delimited as quoted material`));
+      out.push(
+        violation(
+          'R3',
+          `/blocks/${b.index}`,
+          `the block of ${JSON.stringify(b.frameId.frame_id)} has no delimiter around its content (opener ${JSON.stringify(b.opener)}, closer ${JSON.stringify(b.closer)}); required: content delimited as quoted material`,
+        ),
+      );
     }
   }
   out.push(...checkDelimitersConfined(composed, blocks));
@@ -361,12 +418,18 @@ export function checkFenced(hostile: OfferedBlock, offered: readonly ProviderAns
     const offeredHostile = offered.some((a) => a.frames.some((f) => f.frameId.provider_id === hostile.provider && f.frameId.frame_id === hostile.id));
     notObserved(
       'R3',
-      `the hostile frame ${JSON.stringify(hostile.id)} of ${JSON.stringify(hostile.provider)} was not rendered (${offeredHostile ? dropReason(composed, hostile.provider, hostile.id) : 'it is not among the host\'s answers'}); a frame that does not reach the prompt cannot break out of its quoting (a rejected unknown kind is U2's business, judged in its own scenarios)`,
+      `the hostile frame ${JSON.stringify(hostile.id)} of ${JSON.stringify(hostile.provider)} was not rendered (${offeredHostile ? dropReason(composed, hostile.provider, hostile.id) : "it is not among the host's answers"}); a frame that does not reach the prompt cannot break out of its quoting (a rejected unknown kind is U2's business, judged in its own scenarios)`,
     );
   }
   own.forEach((b) => {
     if (!b.content.includes(hostile.marker)) {
-      out.push(violation('R3', `/blocks/${b.index}/contentSpan`, `the text ${JSON.stringify(hostile.marker)} of frame ${JSON.stringify(hostile.id)} is not inside its own block's content (${JSON.stringify(b.content.slice(0, 120))}); required: content stays quoted inside its block`));
+      out.push(
+        violation(
+          'R3',
+          `/blocks/${b.index}/contentSpan`,
+          `the text ${JSON.stringify(hostile.marker)} of frame ${JSON.stringify(hostile.id)} is not inside its own block's content (${JSON.stringify(b.content.slice(0, 120))}); required: content stays quoted inside its block`,
+        ),
+      );
     }
   });
   return out;
@@ -389,18 +452,36 @@ function checkDelimitersConfined(composed: ComposedPrompt, blocks: readonly Read
     const where = `${JSON.stringify(b.frameId.frame_id)} (${JSON.stringify(b.frameId.provider_id)})`;
     // an attribute that opens a block inside the opener (the openers' common prefix again, past its start)
     if (blocks.length > 1 && significant(prefix) && b.opener.indexOf(prefix, 1) !== -1) {
-      out.push(violation('R3', `/blocks/${b.index}`, `the opener of the block of ${where} holds the host's block opener ${JSON.stringify(prefix)} again past its start (${JSON.stringify(b.opener.slice(0, 160))}); required: every attribute escaped so that it cannot open a block of its own`));
+      out.push(
+        violation(
+          'R3',
+          `/blocks/${b.index}`,
+          `the opener of the block of ${where} holds the host's block opener ${JSON.stringify(prefix)} again past its start (${JSON.stringify(b.opener.slice(0, 160))}); required: every attribute escaped so that it cannot open a block of its own`,
+        ),
+      );
       if (out.length >= 3) break;
     }
     if (significant(b.closer)) {
       const at = text.indexOf(b.closer, b.at.start);
       if (at !== b.at.contentEnd) {
         const part = at < b.at.contentStart ? 'its opener' : 'its content';
-        out.push(violation('R3', `/blocks/${b.index}`, `the closer ${JSON.stringify(b.closer)} of the block of ${where} first occurs inside ${part}, at character ${at} (the host says its content ends at ${b.at.contentEnd}); required: content (and every attribute) escaped so that it cannot close its own block`));
+        out.push(
+          violation(
+            'R3',
+            `/blocks/${b.index}`,
+            `the closer ${JSON.stringify(b.closer)} of the block of ${where} first occurs inside ${part}, at character ${at} (the host says its content ends at ${b.at.contentEnd}); required: content (and every attribute) escaped so that it cannot close its own block`,
+          ),
+        );
         if (out.length >= 3) break;
       }
     } else if (significant(prefix) && b.content.includes(prefix)) {
-      out.push(violation('R3', `/blocks/${b.index}/contentSpan`, `the block of ${where} has no closer, and its content holds the host's block opener ${JSON.stringify(prefix)}; required: content escaped so that it cannot open a block of its own`));
+      out.push(
+        violation(
+          'R3',
+          `/blocks/${b.index}/contentSpan`,
+          `the block of ${where} has no closer, and its content holds the host's block opener ${JSON.stringify(prefix)}; required: content escaped so that it cannot open a block of its own`,
+        ),
+      );
       if (out.length >= 3) break;
     }
   }
@@ -424,29 +505,38 @@ export function delimiterFuzzContent(learnt: LearnedDelimiters, marker: string):
  * its block (if the host renders one) is empty, and neither its carried content (if it wrongly
  * carries one, P3) nor text made up from its title appears anywhere in the prompt.
  */
-export function checkReferenceEmpty(
-  provider: string,
-  id: string,
-  forbidden: readonly string[],
-  offered: readonly ProviderAnswer[],
-  composed: ComposedPrompt | undefined,
-): Finding[] {
+export function checkReferenceEmpty(provider: string, id: string, forbidden: readonly string[], offered: readonly ProviderAnswer[], composed: ComposedPrompt | undefined): Finding[] {
   const ID = 'S6.4.1-unrehydratable-empty';
   if (composed === undefined) return [violation(ID, '/', 'the host composed no prompt')];
   // Precondition: the (well-formed) reference frame reached composition, else nothing was proven.
   const ref = offered.flatMap((a) => a.frames).find((f) => f.frameId.provider_id === provider && f.frameId.frame_id === id);
   if (ref === undefined || ref.frame.representation !== 'reference') {
-    notObserved(ID, `the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is not among the answers the host composed (${ref === undefined ? 'absent' : `representation ${JSON.stringify(ref.frame.representation)}`}), so its contribution could not be read`);
+    notObserved(
+      ID,
+      `the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} is not among the answers the host composed (${ref === undefined ? 'absent' : `representation ${JSON.stringify(ref.frame.representation)}`}), so its contribution could not be read`,
+    );
   }
   const out: Finding[] = [];
   for (const b of blocksFor(readBlocks(composed), provider, id)) {
     if (b.content !== '') {
-      out.push(violation(ID, `/blocks/${b.index}/contentSpan`, `the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} contributes ${utf8ByteLength(b.content)} bytes of content (${JSON.stringify(b.content.slice(0, 80))}); required: an unrehydratable reference contributes empty content, never fabricated content`));
+      out.push(
+        violation(
+          ID,
+          `/blocks/${b.index}/contentSpan`,
+          `the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)} contributes ${utf8ByteLength(b.content)} bytes of content (${JSON.stringify(b.content.slice(0, 80))}); required: an unrehydratable reference contributes empty content, never fabricated content`,
+        ),
+      );
     }
   }
   for (const text of forbidden) {
     if (text !== '' && composed.text.includes(text)) {
-      out.push(violation(ID, '/text', `the prompt contains ${JSON.stringify(text)}, made from the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)}; required: empty contribution, never fabricated content`));
+      out.push(
+        violation(
+          ID,
+          '/text',
+          `the prompt contains ${JSON.stringify(text)}, made from the reference frame ${JSON.stringify(id)} of ${JSON.stringify(provider)}; required: empty contribution, never fabricated content`,
+        ),
+      );
     }
   }
   return out;
@@ -474,12 +564,24 @@ export function checkModelBudgetMapped(modelTokens: number, offered: readonly Pr
     content += typeof c === 'string' ? Math.ceil(utf8ByteLength(c) / 4) : 0;
   }
   if (content >= modelTokens) {
-    out.push(violation(ID, '/blocks', `the rendered frames' content costs ${content} budget tokens ≥ the model budget of ${modelTokens} model tokens; required: budget tokens are not model tokens — map the model budget through a safety factor > 1, never one for one`));
+    out.push(
+      violation(
+        ID,
+        '/blocks',
+        `the rendered frames' content costs ${content} budget tokens ≥ the model budget of ${modelTokens} model tokens; required: budget tokens are not model tokens — map the model budget through a safety factor > 1, never one for one`,
+      ),
+    );
   }
   const budget = composed.budget?.budgetTokens;
   if (typeof budget === 'number') {
     if (!(budget < modelTokens)) {
-      out.push(violation(ID, '/budget/budgetTokens', `for a model budget of ${modelTokens} model tokens the host packed against ${budget} budget tokens (factor ${budget === 0 ? '∞' : (modelTokens / budget).toFixed(3)}); required: map model tokens into budget tokens through a safety factor > 1, never one for one`));
+      out.push(
+        violation(
+          ID,
+          '/budget/budgetTokens',
+          `for a model budget of ${modelTokens} model tokens the host packed against ${budget} budget tokens (factor ${budget === 0 ? '∞' : (modelTokens / budget).toFixed(3)}); required: map model tokens into budget tokens through a safety factor > 1, never one for one`,
+        ),
+      );
     }
     if (content > budget) {
       out.push(violation(ID, '/blocks', `the rendered frames' content costs ${content} budget tokens > the ${budget} the host reports it packed against (model budget ${modelTokens})`));
@@ -506,13 +608,25 @@ export function checkAuditExplainsDrops(offered: readonly ProviderAnswer[], comp
     if (admitted.has(key)) continue;
     const entry = dropped.get(key);
     if (entry === undefined || entry.reason === undefined || entry.reason === null || String(entry.reason) === '' || !entry.detail) {
-      out.push(warning(ID, '/dropped', `frame ${key} was offered, is not in the prompt, and no drop record explains it (with a reason and a detail); the reference composition audits every drop with its reason`));
+      out.push(
+        warning(
+          ID,
+          '/dropped',
+          `frame ${key} was offered, is not in the prompt, and no drop record explains it (with a reason and a detail); the reference composition audits every drop with its reason`,
+        ),
+      );
     }
   }
   for (const content of duplicates) {
     const n = countOccurrences(composed.text, content);
     if (n !== 1) {
-      out.push(warning(ID, '/text', `content ${JSON.stringify(content.slice(0, 60))} offered by several providers with one digest appears ${n} times in the prompt; the reference composition dedups proven duplicates across providers`));
+      out.push(
+        warning(
+          ID,
+          '/text',
+          `content ${JSON.stringify(content.slice(0, 60))} offered by several providers with one digest appears ${n} times in the prompt; the reference composition dedups proven duplicates across providers`,
+        ),
+      );
     }
   }
   return out;

@@ -38,22 +38,43 @@ function named(err: unknown, code: string, words: RegExp): boolean {
  * H3: a provider acking another major family is refused with a named version-mismatch error, promptly
  * (well inside the handshake bound: "never left to hang"), and it is never sent a query.
  */
-export function checkVersionMismatchRefused(
-  p: Observed,
-  connect: { error: unknown; elapsedMs: number; boundMs: number; ackedVersion: string },
-): Finding[] {
+export function checkVersionMismatchRefused(p: Observed, connect: { error: unknown; elapsedMs: number; boundMs: number; ackedVersion: string }): Finding[] {
   const out: Finding[] = [];
   if (connect.error === undefined) {
-    out.push(violation('H3', '/protocol_version', `the host accepted provider ${JSON.stringify(p.label)} acking protocol_version ${JSON.stringify(connect.ackedVersion)}; required: a named version-mismatch error at the handshake`));
+    out.push(
+      violation(
+        'H3',
+        '/protocol_version',
+        `the host accepted provider ${JSON.stringify(p.label)} acking protocol_version ${JSON.stringify(connect.ackedVersion)}; required: a named version-mismatch error at the handshake`,
+      ),
+    );
   } else if (!named(connect.error, 'version_mismatch', /version/i)) {
-    out.push(violation('H3', '/protocol_version', `connecting ${JSON.stringify(p.label)} (acked ${JSON.stringify(connect.ackedVersion)}) failed with ${JSON.stringify(describe(connect.error))}, which does not name a version mismatch; required: a named version-mismatch error`));
+    out.push(
+      violation(
+        'H3',
+        '/protocol_version',
+        `connecting ${JSON.stringify(p.label)} (acked ${JSON.stringify(connect.ackedVersion)}) failed with ${JSON.stringify(describe(connect.error))}, which does not name a version mismatch; required: a named version-mismatch error`,
+      ),
+    );
   }
   if (connect.elapsedMs > connect.boundMs) {
-    out.push(violation('H3', '/protocol_version', `the host took ${Math.round(connect.elapsedMs)} ms to settle the handshake with ${JSON.stringify(p.label)} (acked ${JSON.stringify(connect.ackedVersion)}); required: the mismatch reported as soon as the ack is read (within ${connect.boundMs} ms), never left to hang`));
+    out.push(
+      violation(
+        'H3',
+        '/protocol_version',
+        `the host took ${Math.round(connect.elapsedMs)} ms to settle the handshake with ${JSON.stringify(p.label)} (acked ${JSON.stringify(connect.ackedVersion)}); required: the mismatch reported as soon as the ack is read (within ${connect.boundMs} ms), never left to hang`,
+      ),
+    );
   }
   const queries = queriesIn(p.received);
   if (queries.length > 0) {
-    out.push(violation('H3', '/query', `provider ${JSON.stringify(p.label)} acked ${JSON.stringify(connect.ackedVersion)} yet received ${queries.length} query payload(s); required: a provider of another family is never queried`));
+    out.push(
+      violation(
+        'H3',
+        '/query',
+        `provider ${JSON.stringify(p.label)} acked ${JSON.stringify(connect.ackedVersion)} yet received ${queries.length} query payload(s); required: a provider of another family is never queried`,
+      ),
+    );
   }
   return out;
 }
@@ -65,11 +86,23 @@ export function checkScopeContradictionRefused(p: Observed, connect: { error: un
   if (connect.error === undefined) {
     out.push(violation('C5', '/provider/data_flow', `the host accepted provider ${JSON.stringify(p.label)} declaring ${what}; required: the contradiction rejected at the handshake`));
   } else if (!named(connect.error, 'scope_contradiction', /egress|scope/i)) {
-    out.push(violation('C5', '/provider/data_flow', `connecting ${JSON.stringify(p.label)} (${what}) failed with ${JSON.stringify(describe(connect.error))}, which does not name the egress/scope contradiction`));
+    out.push(
+      violation(
+        'C5',
+        '/provider/data_flow',
+        `connecting ${JSON.stringify(p.label)} (${what}) failed with ${JSON.stringify(describe(connect.error))}, which does not name the egress/scope contradiction`,
+      ),
+    );
   }
   const queries = queriesIn(p.received);
   if (queries.length > 0) {
-    out.push(violation('C5', '/query', `provider ${JSON.stringify(p.label)} declaring ${what} received ${queries.length} query payload(s); required: rejected at the handshake, before it could ever be queried`));
+    out.push(
+      violation(
+        'C5',
+        '/query',
+        `provider ${JSON.stringify(p.label)} declaring ${what} received ${queries.length} query payload(s); required: rejected at the handshake, before it could ever be queried`,
+      ),
+    );
   }
   return out;
 }
@@ -79,11 +112,7 @@ export function checkScopeContradictionRefused(p: Observed, connect: { error: un
  * `control` (a provider declaring the host's own fingerprint) only shows the scenario could tell: a host
  * that never sends embeddings is conformant, so its absence there is a warning, not a failure.
  */
-export function checkEmbeddingWithheld(
-  p: Observed,
-  fingerprints: { host: string; provider: string | undefined },
-  control?: Observed,
-): Finding[] {
+export function checkEmbeddingWithheld(p: Observed, fingerprints: { host: string; provider: string | undefined }, control?: Observed): Finding[] {
   const out: Finding[] = [];
   const queries = queriesIn(p.received);
   if (queries.length === 0) harnessPrecondition('E1', `provider ${JSON.stringify(p.label)} received no query at all, so what the host sends it could not be read`);
@@ -91,13 +120,24 @@ export function checkEmbeddingWithheld(
     const embedding = queryOf(q).embedding;
     if (embedding !== undefined && embedding !== null) {
       out.push(
-        violation('E1', `/query/embedding`, `query #${i + 1} to provider ${JSON.stringify(p.label)} carries an embedding (${Array.isArray(embedding) ? `${embedding.length} numbers` : JSON.stringify(embedding)}) although its declared embeddings_fingerprint ${JSON.stringify(fingerprints.provider ?? null)} is not exactly the host's ${JSON.stringify(fingerprints.host)}; required: no embedding`),
+        violation(
+          'E1',
+          `/query/embedding`,
+          `query #${i + 1} to provider ${JSON.stringify(p.label)} carries an embedding (${Array.isArray(embedding) ? `${embedding.length} numbers` : JSON.stringify(embedding)}) although its declared embeddings_fingerprint ${JSON.stringify(fingerprints.provider ?? null)} is not exactly the host's ${JSON.stringify(fingerprints.host)}; required: no embedding`,
+        ),
       );
     }
   });
   if (control !== undefined) {
     const sent = queriesIn(control.received).some((q) => Array.isArray(queryOf(q).embedding));
-    if (!sent) out.push(warning('E1', '/query/embedding', `provider ${JSON.stringify(control.label)} declaring the host's own fingerprint ${JSON.stringify(fingerprints.host)} received no embedding either, so this run cannot tell stripping from never sending (conformant, but uninformative)`));
+    if (!sent)
+      out.push(
+        warning(
+          'E1',
+          '/query/embedding',
+          `provider ${JSON.stringify(control.label)} declaring the host's own fingerprint ${JSON.stringify(fingerprints.host)} received no embedding either, so this run cannot tell stripping from never sending (conformant, but uninformative)`,
+        ),
+      );
   }
   return out;
 }
@@ -116,7 +156,11 @@ export function checkRepresentationsAdvertised(p: Observed, advertised: readonly
     const bad = list.filter((r) => typeof r !== 'string' || !advertised.includes(r));
     if (bad.length > 0) {
       out.push(
-        violation('P5', '/query/representation_preferences', `query #${i + 1} to provider ${JSON.stringify(p.label)} prefers ${JSON.stringify(list)}; ${JSON.stringify(bad)} not advertised (capabilities.representations ${JSON.stringify(advertised)}); required: only advertised representations`),
+        violation(
+          'P5',
+          '/query/representation_preferences',
+          `query #${i + 1} to provider ${JSON.stringify(p.label)} prefers ${JSON.stringify(list)}; ${JSON.stringify(bad)} not advertised (capabilities.representations ${JSON.stringify(advertised)}); required: only advertised representations`,
+        ),
       );
     }
   });
@@ -134,7 +178,13 @@ export function checkNoIdWithoutCorrelation(p: Observed): Finding[] {
   p.received.forEach((line, i) => {
     if (line.type === 'handshake' || line.type === 'shutdown') return;
     if (Object.hasOwn(line, 'id')) {
-      out.push(violation(id, '/id', `the ${JSON.stringify(line.type)} envelope #${i + 1} sent to provider ${JSON.stringify(p.label)} carries id ${JSON.stringify(line.id)} although it did not declare capabilities.correlation; required: no id`));
+      out.push(
+        violation(
+          id,
+          '/id',
+          `the ${JSON.stringify(line.type)} envelope #${i + 1} sent to provider ${JSON.stringify(p.label)} carries id ${JSON.stringify(line.id)} although it did not declare capabilities.correlation; required: no id`,
+        ),
+      );
     }
   });
   return out;
@@ -145,19 +195,15 @@ export function checkNoIdWithoutCorrelation(p: Observed): Finding[] {
  * read as not retryable, and the query is sent exactly once. For X1/X2 the code the host acts on (when its
  * error exposes one, `effectiveCode`) is `internal`; for S10 it stays incompatible_version.
  */
-export function checkErrorNotRetried(
-  id: 'X1' | 'X2' | 'S10-not-retryable',
-  p: Observed & { routingId: string },
-  rawCode: string | null,
-  fanOut: FanOutResult | undefined,
-  thrown: unknown,
-): Finding[] {
+export function checkErrorNotRetried(id: 'X1' | 'X2' | 'S10-not-retryable', p: Observed & { routingId: string }, rawCode: string | null, fanOut: FanOutResult | undefined, thrown: unknown): Finding[] {
   const out: Finding[] = [];
   const codeText = rawCode === null ? 'no code' : `code ${JSON.stringify(rawCode)}`;
   const required = id === 'S10-not-retryable' ? 'incompatible_version is permanent: never retried' : 'treated as internal: reported, never retried';
   const queries = queriesIn(p.received);
   if (queries.length !== 1) {
-    out.push(violation(id, '/query', `provider ${JSON.stringify(p.label)} answered with an error (${codeText}) and received the query ${queries.length} time(s); required: exactly once (${required})`));
+    out.push(
+      violation(id, '/query', `provider ${JSON.stringify(p.label)} answered with an error (${codeText}) and received the query ${queries.length} time(s); required: exactly once (${required})`),
+    );
   }
   if (thrown !== undefined) {
     out.push(violation(id, '/', `the fan-out itself failed on provider ${JSON.stringify(p.label)}'s error (${codeText}): ${describe(thrown)}; required: one failed leg, reported`));
@@ -166,7 +212,13 @@ export function checkErrorNotRetried(
   const failure = fanOut?.failures.find((f) => f.routingId === p.routingId);
   if (failure === undefined) {
     const answered = fanOut?.answers.some((a) => a.provider.routingId === p.routingId) ?? false;
-    out.push(violation(id, '/failures', `the host reported no failure for provider ${JSON.stringify(p.label)} whose every reply was an error with ${codeText}${answered ? ' (it even reported an answer)' : ''}; required: the error reported for that provider`));
+    out.push(
+      violation(
+        id,
+        '/failures',
+        `the host reported no failure for provider ${JSON.stringify(p.label)} whose every reply was an error with ${codeText}${answered ? ' (it even reported an answer)' : ''}; required: the error reported for that provider`,
+      ),
+    );
     return out;
   }
   const retryable = member(failure.error, 'retryable');
@@ -187,9 +239,17 @@ function answerFrames(fanOut: FanOutResult | undefined, routingId: string): Arra
 }
 
 function keptOrFailed(id: string, p: { label: string; routingId: string }, what: string, fanOut: FanOutResult | undefined, thrown: unknown): Finding[] {
-  if (thrown !== undefined) return [violation(id, '/', `the fan-out failed on provider ${JSON.stringify(p.label)}'s answer with ${what}: ${describe(thrown)}; required: the frame kept as opaque evidence`)];
+  if (thrown !== undefined)
+    return [violation(id, '/', `the fan-out failed on provider ${JSON.stringify(p.label)}'s answer with ${what}: ${describe(thrown)}; required: the frame kept as opaque evidence`)];
   const failure = fanOut?.failures.find((f) => f.routingId === p.routingId);
-  if (failure !== undefined) return [violation(id, '/failures', `the host rejected provider ${JSON.stringify(p.label)}'s answer with ${what}: ${describe(failure.error)}; required: never rejected for an unknown value of an open vocabulary`)];
+  if (failure !== undefined)
+    return [
+      violation(
+        id,
+        '/failures',
+        `the host rejected provider ${JSON.stringify(p.label)}'s answer with ${what}: ${describe(failure.error)}; required: never rejected for an unknown value of an open vocabulary`,
+      ),
+    ];
   return [];
 }
 
@@ -213,6 +273,7 @@ export function checkUnknownRelKept(p: { label: string; routingId: string }, fra
   const got = answerFrames(fanOut, p.routingId).find((f) => f.id === frame.id);
   if (got === undefined) return [violation(id, '/frames', `the host's answers from provider ${JSON.stringify(p.label)} do not contain ${what}; required: never rejected for an unknown rel`)];
   const rels = Array.isArray(got.relations) ? (got.relations as Array<Record<string, unknown>>).map((r) => r.rel) : [];
-  if (!rels.includes(frame.rel)) return [violation(id, '/frames/relations', `the host kept ${JSON.stringify(frame.id)} but its relations now carry rel(s) ${JSON.stringify(rels)}; required: the unknown rel kept verbatim`)];
+  if (!rels.includes(frame.rel))
+    return [violation(id, '/frames/relations', `the host kept ${JSON.stringify(frame.id)} but its relations now carry rel(s) ${JSON.stringify(rels)}; required: the unknown rel kept verbatim`)];
   return [];
 }

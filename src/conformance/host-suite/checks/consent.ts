@@ -20,19 +20,17 @@ export function queriesIn(lines: readonly Line[]): Line[] {
  * C1/C2: a provider whose egress is not consented received no query payload, and the host reported
  * the refusal for it (so its caller is told, not silently shortchanged).
  */
-export function checkConsentRefused(
-  ids: readonly string[],
-  provider: { label: string; routingId: string },
-  received: readonly Line[],
-  fanOut: FanOutResult | undefined,
-  thrown: unknown,
-): Finding[] {
+export function checkConsentRefused(ids: readonly string[], provider: { label: string; routingId: string }, received: readonly Line[], fanOut: FanOutResult | undefined, thrown: unknown): Finding[] {
   const out: Finding[] = [];
   const queries = queriesIn(received);
   for (const id of ids) {
     if (queries.length > 0) {
       out.push(
-        violation(id, '/query', `provider ${JSON.stringify(provider.label)} received ${queries.length} query payload(s) although no recorded consent covers its egress (every off-machine scope needs a live receipt); required: the gate refuses before any payload leaves`),
+        violation(
+          id,
+          '/query',
+          `provider ${JSON.stringify(provider.label)} received ${queries.length} query payload(s) although no recorded consent covers its egress (every off-machine scope needs a live receipt); required: the gate refuses before any payload leaves`,
+        ),
       );
     }
   }
@@ -51,9 +49,7 @@ export function checkRefusalNamesScopes(provider: { label: string; routingId: st
   const text = failure ? describe(failure.error) : thrown !== undefined ? describe(thrown) : '';
   if (text === '') return [violation('C6', '/failures', `no refusal reported for ${JSON.stringify(provider.label)} whose scopes ${scopes.join(', ')} have no receipt`)];
   const missing = scopes.filter((s) => !text.includes(s));
-  return missing.length === 0
-    ? []
-    : [violation('C6', '/failures', `the refusal for ${JSON.stringify(provider.label)} does not name scope(s) ${missing.join(', ')}: ${JSON.stringify(text)}`)];
+  return missing.length === 0 ? [] : [violation('C6', '/failures', `the refusal for ${JSON.stringify(provider.label)} does not name scope(s) ${missing.join(', ')}: ${JSON.stringify(text)}`)];
 }
 
 /** After consent, the query reached the provider and its answer came back. */

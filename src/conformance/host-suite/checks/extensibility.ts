@@ -53,7 +53,10 @@ export function checkUnknownMembersIgnored(
   const where = expected.unknown.length > 0 ? ` (unknown members at ${expected.unknown.join(', ')})` : '';
   const one = (pointer: string, detail: string): Finding[] => ids.map((id) => violation(id, pointer, detail));
   if (p.connectError !== undefined || p.routingId === undefined) {
-    return one('/', `the host refused provider ${JSON.stringify(p.label)} at the handshake${where}: ${describe(p.connectError)}; required: members it does not recognise are ignored, never a reason to reject the message`);
+    return one(
+      '/',
+      `the host refused provider ${JSON.stringify(p.label)} at the handshake${where}: ${describe(p.connectError)}; required: members it does not recognise are ignored, never a reason to reject the message`,
+    );
   }
   if (thrown !== undefined) {
     return one('/', `the fan-out failed on provider ${JSON.stringify(p.label)}${where}: ${describe(thrown)}; required: its answer taken, unknown members ignored`);
@@ -64,13 +67,23 @@ export function checkUnknownMembersIgnored(
   }
   const failure = fanOut?.failures.find((f) => f.routingId === p.routingId);
   if (failure !== undefined) {
-    out.push(...one('/failures', `the host rejected provider ${JSON.stringify(p.label)}'s reply${where}: ${describe(failure.error)}; required: members it does not recognise are ignored, never a reason to reject the message`));
+    out.push(
+      ...one(
+        '/failures',
+        `the host rejected provider ${JSON.stringify(p.label)}'s reply${where}: ${describe(failure.error)}; required: members it does not recognise are ignored, never a reason to reject the message`,
+      ),
+    );
     return out;
   }
   const got = frameIdsOf(fanOut, p.routingId);
   const missing = expected.frameIds.filter((id) => !got.includes(id));
   if (missing.length > 0) {
-    out.push(...one('/frames', `the host's answer from provider ${JSON.stringify(p.label)}${where} lacks frame(s) ${JSON.stringify(missing)} (it holds ${JSON.stringify(got)}); required: every frame it served, unknown members ignored`));
+    out.push(
+      ...one(
+        '/frames',
+        `the host's answer from provider ${JSON.stringify(p.label)}${where} lacks frame(s) ${JSON.stringify(missing)} (it holds ${JSON.stringify(got)}); required: every frame it served, unknown members ignored`,
+      ),
+    );
   }
   return out;
 }
@@ -91,11 +104,18 @@ export function checkUnknownMembersInErrorIgnored(
   const one = (pointer: string, detail: string): Finding[] => ids.map((id) => violation(id, pointer, detail));
   if (thrown !== undefined) return one('/', `the fan-out failed on provider ${JSON.stringify(p.label)}'s error reply${where}: ${describe(thrown)}; required: one failed leg, its error read by code`);
   const failure = p.routingId === undefined ? undefined : fanOut?.failures.find((f) => f.routingId === p.routingId);
-  if (failure === undefined) return one('/failures', `the host reported no error for provider ${JSON.stringify(p.label)}, which answered error ${JSON.stringify(expected.code)}${where}; required: the error reported for that provider`);
+  if (failure === undefined)
+    return one(
+      '/failures',
+      `the host reported no error for provider ${JSON.stringify(p.label)}, which answered error ${JSON.stringify(expected.code)}${where}; required: the error reported for that provider`,
+    );
   const raw = member(failure.error, 'rawCode');
   const readByCode = raw !== undefined ? raw === expected.code : describe(failure.error).includes(expected.code);
   if (!readByCode) {
-    return one('/failures', `the host reported provider ${JSON.stringify(p.label)}'s error reply${where} as ${JSON.stringify(describe(failure.error))}${raw !== undefined ? ` (code ${JSON.stringify(raw)})` : ''}; required: read as the error ${JSON.stringify(expected.code)} it is — members it does not recognise are ignored, never a reason to reject the message`);
+    return one(
+      '/failures',
+      `the host reported provider ${JSON.stringify(p.label)}'s error reply${where} as ${JSON.stringify(describe(failure.error))}${raw !== undefined ? ` (code ${JSON.stringify(raw)})` : ''}; required: read as the error ${JSON.stringify(expected.code)} it is — members it does not recognise are ignored, never a reason to reject the message`,
+    );
   }
   return [];
 }
@@ -110,7 +130,13 @@ export function checkNamespacedCodeNotBase(p: ProviderSeen, rawCode: string, fan
   const out: Finding[] = [];
   const queries = queriesIn(p.received).length;
   if (queries !== 1) {
-    out.push(violation('U3', '/query', `provider ${JSON.stringify(p.label)} answered with error code ${JSON.stringify(rawCode)} and received the query ${queries} time(s); required: exactly once — a vendor code is not the base ${JSON.stringify(base)}`));
+    out.push(
+      violation(
+        'U3',
+        '/query',
+        `provider ${JSON.stringify(p.label)} answered with error code ${JSON.stringify(rawCode)} and received the query ${queries} time(s); required: exactly once — a vendor code is not the base ${JSON.stringify(base)}`,
+      ),
+    );
   }
   if (thrown !== undefined) {
     out.push(violation('U3', '/', `the fan-out failed on provider ${JSON.stringify(p.label)}'s error code ${JSON.stringify(rawCode)}: ${describe(thrown)}; required: one failed leg, reported`));
@@ -118,19 +144,43 @@ export function checkNamespacedCodeNotBase(p: ProviderSeen, rawCode: string, fan
   }
   const failure = p.routingId === undefined ? undefined : fanOut?.failures.find((f) => f.routingId === p.routingId);
   if (failure === undefined) {
-    out.push(violation('U3', '/failures', `the host reported no error for provider ${JSON.stringify(p.label)}, which answered with error code ${JSON.stringify(rawCode)}; required: a well-formed namespaced code reported, never dropped or rejected`));
+    out.push(
+      violation(
+        'U3',
+        '/failures',
+        `the host reported no error for provider ${JSON.stringify(p.label)}, which answered with error code ${JSON.stringify(rawCode)}; required: a well-formed namespaced code reported, never dropped or rejected`,
+      ),
+    );
     return out;
   }
   const raw = member(failure.error, 'rawCode');
   if (raw !== undefined && raw !== rawCode) {
-    out.push(violation('U3', '/failures', `the host reports provider ${JSON.stringify(p.label)}'s error code as ${JSON.stringify(raw)}; required: the namespaced code ${JSON.stringify(rawCode)} verbatim, never confused with a base code`));
+    out.push(
+      violation(
+        'U3',
+        '/failures',
+        `the host reports provider ${JSON.stringify(p.label)}'s error code as ${JSON.stringify(raw)}; required: the namespaced code ${JSON.stringify(rawCode)} verbatim, never confused with a base code`,
+      ),
+    );
   }
   const effective = member(failure.error, 'effectiveCode');
   if (effective !== undefined && effective !== 'internal') {
-    out.push(violation('U3', '/failures', `the host acts on provider ${JSON.stringify(p.label)}'s error code ${JSON.stringify(rawCode)} as ${JSON.stringify(effective)}; required: a vendor code the host does not recognise, read as internal — never as the base code after its colon`));
+    out.push(
+      violation(
+        'U3',
+        '/failures',
+        `the host acts on provider ${JSON.stringify(p.label)}'s error code ${JSON.stringify(rawCode)} as ${JSON.stringify(effective)}; required: a vendor code the host does not recognise, read as internal — never as the base code after its colon`,
+      ),
+    );
   }
   if (member(failure.error, 'retryable') === true) {
-    out.push(violation('U3', '/failures', `the host reports provider ${JSON.stringify(p.label)}'s error code ${JSON.stringify(rawCode)} as retryable (as if it were ${JSON.stringify(base)}); required: unrecognised, so internal: never retried`));
+    out.push(
+      violation(
+        'U3',
+        '/failures',
+        `the host reports provider ${JSON.stringify(p.label)}'s error code ${JSON.stringify(rawCode)} as retryable (as if it were ${JSON.stringify(base)}); required: unrecognised, so internal: never retried`,
+      ),
+    );
   }
   return out;
 }
@@ -144,16 +194,34 @@ export function checkNamespacedScopeNotBase(p: ProviderSeen, scope: string, fanO
   const base = scope.slice(scope.indexOf(':') + 1);
   const out: Finding[] = [];
   if (p.connectError !== undefined || p.routingId === undefined) {
-    return [violation('U3', '/provider/data_flow/egress_scopes', `the host refused provider ${JSON.stringify(p.label)} declaring the well-formed namespaced scope ${JSON.stringify(scope)}: ${describe(p.connectError)}; required: accepted, the scope treated as an unrecognised custom scope`)];
+    return [
+      violation(
+        'U3',
+        '/provider/data_flow/egress_scopes',
+        `the host refused provider ${JSON.stringify(p.label)} declaring the well-formed namespaced scope ${JSON.stringify(scope)}: ${describe(p.connectError)}; required: accepted, the scope treated as an unrecognised custom scope`,
+      ),
+    ];
   }
   const queries = queriesIn(p.received).length;
   if (queries > 0) {
-    out.push(violation('U3', '/query', `provider ${JSON.stringify(p.label)} received ${queries} query payload(s) with no receipt for its scope ${JSON.stringify(scope)}; the host read it as the base scope ${JSON.stringify(base)}; required: a namespaced scope is never a base one — unrecognised, it is off-machine and needs its own receipt`));
+    out.push(
+      violation(
+        'U3',
+        '/query',
+        `provider ${JSON.stringify(p.label)} received ${queries} query payload(s) with no receipt for its scope ${JSON.stringify(scope)}; the host read it as the base scope ${JSON.stringify(base)}; required: a namespaced scope is never a base one — unrecognised, it is off-machine and needs its own receipt`,
+      ),
+    );
   }
   const failure = fanOut?.failures.find((f) => f.routingId === p.routingId);
   const text = failure ? describe(failure.error) : thrown !== undefined ? describe(thrown) : '';
   if (text === '') {
-    out.push(violation('U3', '/failures', `the host reported no refusal for provider ${JSON.stringify(p.label)} whose scope ${JSON.stringify(scope)} has no receipt; required: refused, naming ${JSON.stringify(scope)}`));
+    out.push(
+      violation(
+        'U3',
+        '/failures',
+        `the host reported no refusal for provider ${JSON.stringify(p.label)} whose scope ${JSON.stringify(scope)} has no receipt; required: refused, naming ${JSON.stringify(scope)}`,
+      ),
+    );
   } else if (!text.includes(scope)) {
     out.push(violation('U3', '/failures', `the refusal for provider ${JSON.stringify(p.label)} does not name its scope ${JSON.stringify(scope)} verbatim: ${JSON.stringify(text)}`));
   }
@@ -186,7 +254,13 @@ export function checkRepliesDemultiplexed(p: { label: string; routingId: string;
     }
     const failure = r.fanOut?.failures.find((f) => f.routingId === p.routingId);
     if (failure !== undefined) {
-      out.push(violation('H4', '/failures', `the query ${JSON.stringify(r.goal)} to provider ${JSON.stringify(p.label)} failed: ${describe(failure.error)}; required: every correctly echoed reply delivered to its own request`));
+      out.push(
+        violation(
+          'H4',
+          '/failures',
+          `the query ${JSON.stringify(r.goal)} to provider ${JSON.stringify(p.label)} failed: ${describe(failure.error)}; required: every correctly echoed reply delivered to its own request`,
+        ),
+      );
       continue;
     }
     const contents = contentsOf(r.fanOut, p.routingId);
@@ -198,7 +272,11 @@ export function checkRepliesDemultiplexed(p: { label: string; routingId: string;
     if (foreign.length > 0) {
       const whose = goals.filter((g) => g !== r.goal && foreign.includes(`goal: ${g}`));
       out.push(
-        violation('H4', '/id', `the query ${JSON.stringify(r.goal)} was handed frames ${JSON.stringify(foreign)}${whose.length > 0 ? ` — the answer to ${JSON.stringify(whose)}` : ''}; required: replies demultiplexed by id, so each request gets only the reply carrying its own id`),
+        violation(
+          'H4',
+          '/id',
+          `the query ${JSON.stringify(r.goal)} was handed frames ${JSON.stringify(foreign)}${whose.length > 0 ? ` — the answer to ${JSON.stringify(whose)}` : ''}; required: replies demultiplexed by id, so each request gets only the reply carrying its own id`,
+        ),
       );
     }
   }
@@ -211,18 +289,17 @@ export function checkRepliesDemultiplexed(p: { label: string; routingId: string;
  * Whatever the host does instead is correct: a correlation failure, a time-out, a failure under any other
  * name, or dropping the leg — so only a delivered answer is a violation (docs/interpretations.md).
  */
-export function checkCorrelationFailureReported(
-  p: { label: string; routingId: string },
-  how: string,
-  fanOut: FanOutResult | undefined,
-  thrown: unknown,
-): Finding[] {
+export function checkCorrelationFailureReported(p: { label: string; routingId: string }, how: string, fanOut: FanOutResult | undefined, thrown: unknown): Finding[] {
   if (thrown !== undefined) return [];
   const frames = frameIdsOf(fanOut, p.routingId);
   const answered = fanOut?.answers.some((a) => a.provider.routingId === p.routingId) ?? false;
   if (!answered) return [];
   const failure = fanOut?.failures.find((f) => f.routingId === p.routingId);
   return [
-    violation('H4', '/id', `the host took provider ${JSON.stringify(p.label)}'s reply with ${how} as the answer to its query (frames ${JSON.stringify(frames)}${failure ? `; it also reported ${JSON.stringify(describe(failure.error))}` : ''}); required: a reply that does not carry the request's id is never delivered as its answer (timing the leg out or failing it under any name is correct)`),
+    violation(
+      'H4',
+      '/id',
+      `the host took provider ${JSON.stringify(p.label)}'s reply with ${how} as the answer to its query (frames ${JSON.stringify(frames)}${failure ? `; it also reported ${JSON.stringify(describe(failure.error))}` : ''}); required: a reply that does not carry the request's id is never delivered as its answer (timing the leg out or failing it under any name is correct)`,
+    ),
   ];
 }

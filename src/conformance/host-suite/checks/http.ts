@@ -25,13 +25,7 @@ function typesOf(requests: readonly RecordedRequest[]): string {
  * C4: a provider reached at a non-loopback name whose handshake claims `egress: false` is egress all the
  * same, so without a recorded consent it receives no query payload, and the host reports the refusal.
  */
-export function checkNonLoopbackGated(
-  ids: readonly string[],
-  target: HttpTargetInfo,
-  requests: readonly RecordedRequest[],
-  fanOut: FanOutResult | undefined,
-  thrown: unknown,
-): Finding[] {
+export function checkNonLoopbackGated(ids: readonly string[], target: HttpTargetInfo, requests: readonly RecordedRequest[], fanOut: FanOutResult | undefined, thrown: unknown): Finding[] {
   const out: Finding[] = [];
   const queries = requests.filter((r) => r.envelope?.type === 'query');
   for (const id of ids) {
@@ -73,11 +67,16 @@ const RESOLUTION_FAILURE = /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|name reso
  * shows the host went as far as resolving, which only the hook can judge: unverified, never a finding.
  */
 export function checkPlaintextRefusedUnresolved(ids: readonly string[], target: HttpTargetInfo, outcome: { connected: boolean; error: unknown }): Finding[] {
-  if (outcome.connected) return ids.map((id) => violation(id, '/', `the host reported ${JSON.stringify(target.label)} at a plaintext http:// URL on a non-loopback name as connected; required: the connection is refused`));
-  if (outcome.error === undefined) return [violation(ids[0] ?? 'C7', '/', `connecting ${JSON.stringify(target.label)} over plaintext HTTP neither succeeded nor failed; required: a refusal the caller sees`)];
+  if (outcome.connected)
+    return ids.map((id) => violation(id, '/', `the host reported ${JSON.stringify(target.label)} at a plaintext http:// URL on a non-loopback name as connected; required: the connection is refused`));
+  if (outcome.error === undefined)
+    return [violation(ids[0] ?? 'C7', '/', `connecting ${JSON.stringify(target.label)} over plaintext HTTP neither succeeded nor failed; required: a refusal the caller sees`)];
   const text = `${describeHostError(outcome.error)} ${String(memberOf(outcome.error, 'code') ?? '')}`;
   if (RESOLUTION_FAILURE.test(text)) {
-    throw new CapabilityUnverified('name-resolution-hook', `the host answered the plaintext connection with a failed name resolution (${text.slice(0, 200)}), so it went on to resolve the name; whether it would then have refused needs the hook — ${ids.join(', ')} not witnessed, counted apart`);
+    throw new CapabilityUnverified(
+      'name-resolution-hook',
+      `the host answered the plaintext connection with a failed name resolution (${text.slice(0, 200)}), so it went on to resolve the name; whether it would then have refused needs the hook — ${ids.join(', ')} not witnessed, counted apart`,
+    );
   }
   return [];
 }
@@ -147,7 +146,13 @@ export function checkCredentialNotSurfaced(ids: readonly string[], token: string
     const at = hit.indexOf(token);
     const excerpt = (hit.slice(Math.max(0, at - 80), at) + '<THE-TOKEN>' + hit.slice(at + token.length, at + token.length + 40)).replace(/\s+/g, ' ');
     for (const id of ids) {
-      out.push(violation(id, '/', `the bearer credential used to reach the provider appears in ${s.where}: …${excerpt}…; required: no log line or surfaced error carries a credential or authorization header`));
+      out.push(
+        violation(
+          id,
+          '/',
+          `the bearer credential used to reach the provider appears in ${s.where}: …${excerpt}…; required: no log line or surfaced error carries a credential or authorization header`,
+        ),
+      );
     }
   }
   return out;
@@ -168,4 +173,3 @@ export function describeAuthorization(token: string, requests: readonly Recorded
     })
     .join('; ');
 }
-

@@ -10,15 +10,7 @@
  */
 import { sha256Digest as sha } from '../../../protocol/digest.js';
 import type { FrameId } from '../../../../generated/types/index.js';
-import {
-  attestResult,
-  frameCommitment,
-  renderDigest,
-  resultSetRoot,
-  TEST_ONLY_RFC8032_TEST1,
-  verifyInclusionProof,
-  type CommittedFrame,
-} from '../../../attest/index.js';
+import { attestResult, frameCommitment, renderDigest, resultSetRoot, TEST_ONLY_RFC8032_TEST1, verifyInclusionProof, type CommittedFrame } from '../../../attest/index.js';
 import type { ComposedPrompt } from '../../../host/compose/types.js';
 import type { ReceivedFrame } from '../../../host/types.js';
 import type { VerifyOutcome } from '../../../host/verify-reuse.js';
@@ -97,7 +89,13 @@ export function checkMissingVerdictUnknown(
     if (typeof reason === 'string' && OTHER_VERDICTS.includes(reason)) {
       out.push(violation('V2', '/dropped', `the provider returned no verdict for ${name}; the host treated it as ${show(reason)}, required: unknown (not reused, re-queried)`));
     } else if (!outcome.requery.some((f) => sameFrame(f, id))) {
-      out.push(violation('V2', '/requery', `the provider returned no verdict for ${name}; the host neither retains it nor lists it for re-query (read as gone); required: treated as unknown — not reused, re-queried`));
+      out.push(
+        violation(
+          'V2',
+          '/requery',
+          `the provider returned no verdict for ${name}; the host neither retains it nor lists it for re-query (read as gone); required: treated as unknown — not reused, re-queried`,
+        ),
+      );
     }
   }
   return out;
@@ -212,7 +210,7 @@ export function signedResultScript(name: string, proofs: boolean): Record<string
  */
 export function checkKeptProofsRecomputeRoot(providerName: string, rawResult: unknown, composed: ComposedPrompt | undefined): Finding[] {
   if (!isObject(rawResult) || !Array.isArray(rawResult.frames) || !isObject(rawResult.result_attestation)) {
-    harnessPrecondition('F13', 'the harness\'s provider served no signed result');
+    harnessPrecondition('F13', "the harness's provider served no signed result");
   }
   if (composed === undefined) return [violation('F13', '/composed', 'the host returned no composed prompt')];
   const served = rawResult.frames as CommittedFrame[];
@@ -246,11 +244,19 @@ export function checkKeptProofsRecomputeRoot(providerName: string, rawResult: un
     const proof = f.evidence?.inclusionProof as Parameters<typeof verifyInclusionProof>[1] | undefined;
     if (proof === undefined) {
       out.push(
-        violation('F13', at, `the composition keeps ${kept.length} of ${served.length} signed frames and kept ${name} with no inclusion proof; once the siblings are dropped the root ${ownRoot} can never be recomputed — required: a proof derived before dropping the rest`),
+        violation(
+          'F13',
+          at,
+          `the composition keeps ${kept.length} of ${served.length} signed frames and kept ${name} with no inclusion proof; once the siblings are dropped the root ${ownRoot} can never be recomputed — required: a proof derived before dropping the rest`,
+        ),
       );
     } else if (!verifyInclusionProof(frameCommitment(providerName, frame), proof, ownRoot, served.length)) {
       out.push(
-        violation('F13', at, `the inclusion proof kept for ${name} (leaf_count ${show((proof as { leaf_count?: unknown }).leaf_count)}) does not recompute the signed root ${ownRoot} over ${served.length} leaves; required: a proof derived from the complete signed set`),
+        violation(
+          'F13',
+          at,
+          `the inclusion proof kept for ${name} (leaf_count ${show((proof as { leaf_count?: unknown }).leaf_count)}) does not recompute the signed root ${ownRoot} over ${served.length} leaves; required: a proof derived from the complete signed set`,
+        ),
       );
     }
   }

@@ -49,7 +49,9 @@ function sameTriple(a: unknown, b: FrameId): boolean {
 function billedOf(report: UsageReport): Array<{ frame: unknown; cost: unknown }> {
   const flat = (report as UsageReport & { frames?: unknown }).frames;
   if (Array.isArray(flat)) {
-    return flat.map((x) => (x !== null && typeof x === 'object' && 'frame' in x ? { frame: (x as { frame: unknown }).frame, cost: (x as { token_cost?: unknown }).token_cost } : { frame: x, cost: undefined }));
+    return flat.map((x) =>
+      x !== null && typeof x === 'object' && 'frame' in x ? { frame: (x as { frame: unknown }).frame, cost: (x as { token_cost?: unknown }).token_cost } : { frame: x, cost: undefined },
+    );
   }
   return (report.providers ?? []).flatMap((p) => (p.served_frames ?? []).map((s) => ({ frame: s?.frame as unknown, cost: s?.token_cost as unknown })));
 }
@@ -146,7 +148,11 @@ export function checkProviderIdsAreNames(what: 'usage report' | 'attribution rec
   };
   visit(raw);
   return [...local].map((id) =>
-    warning('S6.5.2-provider-id', '/', `the ${what} names provider ${show(identities.nameOf(id))} by the host's local id ${show(id)}; provider_id is the provider's handshake provider.name (SPEC.md §6.5.2), the only identifier both ends of the wire observe`),
+    warning(
+      'S6.5.2-provider-id',
+      '/',
+      `the ${what} names provider ${show(identities.nameOf(id))} by the host's local id ${show(id)}; provider_id is the provider's handshake provider.name (SPEC.md §6.5.2), the only identifier both ends of the wire observe`,
+    ),
   );
 }
 
@@ -219,7 +225,11 @@ export function checkCitedObserved(record: AttributionRecord | undefined, compos
     const named = r !== undefined && (mentions(modelOutput, r.citation) || mentions(modelOutput, frame.frame_id));
     if (use.cited === true && !named) {
       out.push(
-        violation('A2', `${at}/cited`, `${frameIdKey(frame)} is reported cited, but ${r === undefined ? 'it was never rendered' : `the model output names neither its citation label ${show(r.citation)} nor its frame id`}; cited must be observed in the output, never inferred`),
+        violation(
+          'A2',
+          `${at}/cited`,
+          `${frameIdKey(frame)} is reported cited, but ${r === undefined ? 'it was never rendered' : `the model output names neither its citation label ${show(r.citation)} nor its frame id`}; cited must be observed in the output, never inferred`,
+        ),
       );
     }
     if (use.cited === false && r !== undefined && mentions(modelOutput, r.citation)) {

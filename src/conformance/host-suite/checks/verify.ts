@@ -67,17 +67,16 @@ function stringsIn(value: unknown, out: string[] = []): string[] {
  * `expectVerify`: the scenario held digest-bearing frames of a provider declaring verify, so a
  * verify must have reached it (otherwise there is nothing to witness, which is reported, not passed).
  */
-export function checkVerifyIdentitiesOnly(
-  provider: { label: string },
-  received: readonly Line[],
-  held: readonly ReceivedFrame[],
-  expectVerify: boolean,
-): Finding[] {
+export function checkVerifyIdentitiesOnly(provider: { label: string }, received: readonly Line[], held: readonly ReceivedFrame[], expectVerify: boolean): Finding[] {
   const out: Finding[] = [];
   const verifies = verifiesIn(received);
   if (verifies.length === 0) {
     // a host may re-query instead of verifying (D4 is a SHOULD): no verify is nothing to judge, never a V1 finding
-    if (expectVerify) harnessPrecondition('V1', `provider ${JSON.stringify(provider.label)} (declaring capabilities.verify) received no verify for the held frames carrying a content_digest, so no verify request could be judged`);
+    if (expectVerify)
+      harnessPrecondition(
+        'V1',
+        `provider ${JSON.stringify(provider.label)} (declaring capabilities.verify) received no verify for the held frames carrying a content_digest, so no verify request could be judged`,
+      );
     return out;
   }
   const bodies = held.map((f) => f.frame.content).filter((c): c is string => typeof c === 'string' && c.length > 0);
@@ -106,7 +105,8 @@ export function checkVerifyIdentitiesOnly(
     });
     const strings = stringsIn(verify);
     const leaked = bodies.filter((b) => strings.includes(b));
-    if (leaked.length > 0) out.push(violation('V1', at, `the verify carries ${leaked.length} held frame bod${leaked.length === 1 ? 'y' : 'ies'} verbatim (e.g. ${show(leaked[0])}); required: identities only`));
+    if (leaked.length > 0)
+      out.push(violation('V1', at, `the verify carries ${leaked.length} held frame bod${leaked.length === 1 ? 'y' : 'ies'} verbatim (e.g. ${show(leaked[0])}); required: identities only`));
   });
   return out;
 }
@@ -122,7 +122,11 @@ export function checkVerifyNamesProvider(provider: { label: string; name: string
     for (const identity of identitiesOf(verify)) if (isObject(identity) && typeof identity.provider_id === 'string' && identity.provider_id !== provider.name) other.add(identity.provider_id);
   }
   return [...other].map((id) =>
-    warning('S6.5.2-provider-id', '/verify', `a verify reached ${JSON.stringify(provider.label)} naming its frames' provider ${show(id)}, not its handshake provider.name ${show(provider.name)}; provider_id is the name, the only identifier both ends of the wire observe`),
+    warning(
+      'S6.5.2-provider-id',
+      '/verify',
+      `a verify reached ${JSON.stringify(provider.label)} naming its frames' provider ${show(id)}, not its handshake provider.name ${show(provider.name)}; provider_id is the name, the only identifier both ends of the wire observe`,
+    ),
   );
 }
 
@@ -142,13 +146,19 @@ export function checkDigestlessNotReused(outcome: VerifyOutcome | undefined, hel
   if (outcome === undefined) return [violation('D3', '/', 'the host returned no verify outcome for its held frames')];
   const out: Finding[] = [];
   const digestless = held.filter((f) => !hasDigest(f.frameId));
-  if (digestless.length === 0) harnessPrecondition('D3', 'the host holds no digest-less frame of the scenario\'s provider to judge');
+  if (digestless.length === 0) harnessPrecondition('D3', "the host holds no digest-less frame of the scenario's provider to judge");
   const retained = keysOf(outcome.retained);
   const requery = keysOf(outcome.requery);
   for (const f of digestless) {
     const key = frameIdKey(f.frameId);
     if (retained.has(key)) {
-      out.push(violation('D3', '/retained', `frame ${show(f.frameId.frame_id)} carries no content_digest and the host kept its stored body for reuse; required: re-query or re-verify it, never trust the stored copy`));
+      out.push(
+        violation(
+          'D3',
+          '/retained',
+          `frame ${show(f.frameId.frame_id)} carries no content_digest and the host kept its stored body for reuse; required: re-query or re-verify it, never trust the stored copy`,
+        ),
+      );
     } else if (!requery.has(key)) {
       out.push(warning('V1', '/requery', `frame ${show(f.frameId.frame_id)} carries no content_digest and is neither reused nor listed for re-query; a digest-less frame is re-queried instead`));
     }
@@ -183,7 +193,13 @@ export function checkReuseOnlyOnValid(
     const name = show(f.frameId.frame_id);
     const status = verdicts[f.frameId.frame_id] ?? 'valid';
     if (!asked.has(frameIdKey(f.frameId))) {
-      out.push(warning('D4', '/retained', `the host kept the stored body of ${name} although the provider never received a verify for its identity; required: confirm the identity via verify before trusting it`));
+      out.push(
+        warning(
+          'D4',
+          '/retained',
+          `the host kept the stored body of ${name} although the provider never received a verify for its identity; required: confirm the identity via verify before trusting it`,
+        ),
+      );
     } else if (status !== 'valid') {
       out.push(violation('V4', '/retained', `the host keeps serving its stored copy of ${name} after a ${status} verdict; required: discard it`));
       out.push(warning('D4', '/retained', `the host reused the body of ${name} although verify answered ${status}; required: reuse only an identity verify confirmed valid`));
@@ -199,14 +215,36 @@ export function checkReuseOnlyOnValid(
  */
 export function checkVerifyCorrelated(provider: { label: string }, received: readonly Line[]): Finding[] {
   const verifies = verifiesIn(received);
-  if (verifies.length === 0) harnessPrecondition('S9-verify-correlation', `provider ${JSON.stringify(provider.label)} received no verify (a host may re-query instead), so no verify id could be judged`);
+  if (verifies.length === 0)
+    harnessPrecondition('S9-verify-correlation', `provider ${JSON.stringify(provider.label)} received no verify (a host may re-query instead), so no verify id could be judged`);
   const ids = new Map<string, number>();
   for (const l of received) if ((l.type === 'query' || l.type === 'verify') && typeof l.id === 'string') ids.set(l.id, (ids.get(l.id) ?? 0) + 1);
   return verifies.flatMap((v, n) => {
     const at = `/verify/${n}/id`;
-    if (v.id === undefined || v.id === null) return [warning('S9-verify-correlation', at, `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, without an id; required: correlated by id exactly as query/frames`)];
-    if (typeof v.id !== 'string' || v.id === '') return [warning('S9-verify-correlation', at, `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, with the id ${show(v.id)}, which names no request; required: a non-empty string id, as on a query`)];
-    if ((ids.get(v.id) ?? 0) > 1) return [warning('S9-verify-correlation', at, `a verify reached ${JSON.stringify(provider.label)} with the id ${show(v.id)}, already used by another request on the connection; required: an id that correlates this verify alone`)];
+    if (v.id === undefined || v.id === null)
+      return [
+        warning(
+          'S9-verify-correlation',
+          at,
+          `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, without an id; required: correlated by id exactly as query/frames`,
+        ),
+      ];
+    if (typeof v.id !== 'string' || v.id === '')
+      return [
+        warning(
+          'S9-verify-correlation',
+          at,
+          `a verify reached ${JSON.stringify(provider.label)}, which declares capabilities.correlation, with the id ${show(v.id)}, which names no request; required: a non-empty string id, as on a query`,
+        ),
+      ];
+    if ((ids.get(v.id) ?? 0) > 1)
+      return [
+        warning(
+          'S9-verify-correlation',
+          at,
+          `a verify reached ${JSON.stringify(provider.label)} with the id ${show(v.id)}, already used by another request on the connection; required: an id that correlates this verify alone`,
+        ),
+      ];
     return [];
   });
 }
@@ -258,16 +296,28 @@ export const RECOGNISED_ALGORITHMS: readonly string[] = ['ed25519'];
  */
 export function checkUnknownAlgorithmUncheckable(served: readonly ServedFrame[], fanOut: FanOutResult | undefined): Finding[] {
   const subject = served.filter((s) => s.algorithms.length > 0 && s.algorithms.every((a) => !RECOGNISED_ALGORITHMS.includes(a)));
-  if (subject.length === 0) harnessPrecondition('F8', 'the harness\'s provider served no frame attested with an unrecognised algorithm');
+  if (subject.length === 0) harnessPrecondition('F8', "the harness's provider served no frame attested with an unrecognised algorithm");
   const out: Finding[] = [];
   for (const s of subject) {
     const f = received(fanOut, s.frameId);
     if (f === undefined) continue; // F9's business
     const verdict = f.evidence?.verdict;
     if (verdict === 'attested') {
-      out.push(violation('F8', `/answers/${s.frameId.frame_id}`, `frame ${show(s.frameId.frame_id)} is attested only with algorithm(s) ${s.algorithms.join(', ')} and the host reported it attested; "I cannot check this" is never "this is good" — required: uncheckable`));
+      out.push(
+        violation(
+          'F8',
+          `/answers/${s.frameId.frame_id}`,
+          `frame ${show(s.frameId.frame_id)} is attested only with algorithm(s) ${s.algorithms.join(', ')} and the host reported it attested; "I cannot check this" is never "this is good" — required: uncheckable`,
+        ),
+      );
     } else if (verdict !== 'uncheckable') {
-      out.push(violation('F8', `/answers/${s.frameId.frame_id}`, `frame ${show(s.frameId.frame_id)} is attested with unrecognised algorithm(s) ${s.algorithms.join(', ')}; the host reported ${show(verdict)}, required: uncheckable`));
+      out.push(
+        violation(
+          'F8',
+          `/answers/${s.frameId.frame_id}`,
+          `frame ${show(s.frameId.frame_id)} is attested with unrecognised algorithm(s) ${s.algorithms.join(', ')}; the host reported ${show(verdict)}, required: uncheckable`,
+        ),
+      );
     }
   }
   return out;
@@ -279,7 +329,7 @@ export function checkUnknownAlgorithmUncheckable(served: readonly ServedFrame[],
  * as an unattested frame would be (not attested).
  */
 export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: FanOutResult | undefined, composed: ComposedPrompt | undefined): Finding[] {
-  if (served.length === 0) harnessPrecondition('F9', 'the harness\'s provider served no frame');
+  if (served.length === 0) harnessPrecondition('F9', "the harness's provider served no frame");
   const out: Finding[] = [];
   // rendered = a block of the composition carries its (provider id, frame id)
   const inPrompt = new Set((composed?.blocks ?? []).map((b) => `${b.frameId.provider_id}\u0000${b.frameId.frame_id}`));
@@ -287,7 +337,13 @@ export function checkUnverifiableKept(served: readonly ServedFrame[], fanOut: Fa
     const name = show(s.frameId.frame_id);
     const f = received(fanOut, s.frameId);
     if (f === undefined) {
-      out.push(violation('F9', '/answers', `frame ${name} (attested with ${s.algorithms.join(', ') || 'nothing'}) was served but the host dropped it from its answers; required: an unverifiable attestation degrades the frame to unattested, never drops it`));
+      out.push(
+        violation(
+          'F9',
+          '/answers',
+          `frame ${name} (attested with ${s.algorithms.join(', ') || 'nothing'}) was served but the host dropped it from its answers; required: an unverifiable attestation degrades the frame to unattested, never drops it`,
+        ),
+      );
       continue;
     }
     if (composed !== undefined && !inPrompt.has(`${s.frameId.provider_id}\u0000${s.frameId.frame_id}`)) {
@@ -319,9 +375,21 @@ export function checkVerdicts(expected: Readonly<Record<string, string>>, served
     }
     const verdict: unknown = f.evidence?.verdict;
     if (typeof verdict !== 'string' || !DISTINCT_VERDICTS.includes(verdict)) {
-      out.push(violation('S6.5.4-distinct-verdicts', `/answers/${frameId}`, `frame ${show(frameId)} carries attestation verdict ${show(verdict)}; required one of ${DISTINCT_VERDICTS.join(', ')}, never a boolean`));
+      out.push(
+        violation(
+          'S6.5.4-distinct-verdicts',
+          `/answers/${frameId}`,
+          `frame ${show(frameId)} carries attestation verdict ${show(verdict)}; required one of ${DISTINCT_VERDICTS.join(', ')}, never a boolean`,
+        ),
+      );
     } else if (verdict !== want) {
-      out.push(violation('S6.5.4-distinct-verdicts', `/answers/${frameId}`, `frame ${show(frameId)} is reported ${verdict}; required ${want} — the outcomes are distinct findings with opposite responses, not collapsed`));
+      out.push(
+        violation(
+          'S6.5.4-distinct-verdicts',
+          `/answers/${frameId}`,
+          `frame ${show(frameId)} is reported ${verdict}; required ${want} — the outcomes are distinct findings with opposite responses, not collapsed`,
+        ),
+      );
     }
   }
   return out;
@@ -378,16 +446,20 @@ export function smallOrderKeyScript(name: string, key: { publicKey: string; sign
  * key (accepted by a permissive verifier for any message) is not reported attested.
  */
 export function checkSmallOrderKeyNotAttested(served: readonly ServedFrame[], fanOut: FanOutResult | undefined): Finding[] {
-  if (served.length === 0) harnessPrecondition('S6.5.4-strict-ed25519', 'the harness\'s provider served no frame');
+  if (served.length === 0) harnessPrecondition('S6.5.4-strict-ed25519', "the harness's provider served no frame");
   const out: Finding[] = [];
   if (served.every((s) => received(fanOut, s.frameId) === undefined)) {
-    harnessPrecondition('S6.5.4-strict-ed25519', 'the host kept none of the served frames, so no verdict of it could be read (dropping them is F9\'s business, judged in its own scenario)');
+    harnessPrecondition('S6.5.4-strict-ed25519', "the host kept none of the served frames, so no verdict of it could be read (dropping them is F9's business, judged in its own scenario)");
   }
   for (const s of served) {
     const verdict = received(fanOut, s.frameId)?.evidence?.verdict;
     if (verdict === 'attested') {
       out.push(
-        warning('S6.5.4-strict-ed25519', `/answers/${s.frameId.frame_id}`, `frame ${show(s.frameId.frame_id)} is reported attested under a small-order ed25519 public key, whose "signature" verifies for any message under a permissive verifier; a strict verifier rejects small-order keys`),
+        warning(
+          'S6.5.4-strict-ed25519',
+          `/answers/${s.frameId.frame_id}`,
+          `frame ${show(s.frameId.frame_id)} is reported attested under a small-order ed25519 public key, whose "signature" verifies for any message under a permissive verifier; a strict verifier rejects small-order keys`,
+        ),
       );
     }
   }

@@ -116,11 +116,17 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
         // the error may name what is missing (`capability`, or `hook`: docs/host-control-protocol.md); else it is read from the operation
         const named = namedCapability(err);
         if (named !== undefined && !isHostCapability(named)) {
-          throw new CapabilityUnverified(named, `the host answered not_supported to ${name}, naming ${JSON.stringify(named)}, which is not in the closed set of capabilities; ${scenario.ids.join(', ')} not witnessed, counted apart`);
+          throw new CapabilityUnverified(
+            named,
+            `the host answered not_supported to ${name}, naming ${JSON.stringify(named)}, which is not in the closed set of capabilities; ${scenario.ids.join(', ')} not witnessed, counted apart`,
+          );
         }
         const cap = named ?? capabilityOf(name, args, scenario.needs);
         if (cap !== undefined) throw missingCapability(cap, scenario.ids, `it answered not_supported to ${name}`);
-        throw new CapabilityUnverified(`the operation ${name}`, `the host answered not_supported to ${name}, which this scenario needs to witness ${scenario.ids.join(', ')}; ${scenario.ids.join(', ')} bind every host and are never waived`);
+        throw new CapabilityUnverified(
+          `the operation ${name}`,
+          `the host answered not_supported to ${name}, which this scenario needs to witness ${scenario.ids.join(', ')}; ${scenario.ids.join(', ')} bind every host and are never waived`,
+        );
       }
       throw err;
     }
@@ -152,7 +158,8 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
 
   const usageView = (raw: UsageReport): UsageReport => {
     const r = raw as UsageReport & { frames?: unknown[] };
-    const item = (x: unknown): unknown => (isObject(x) && isObject(x.frame) ? { ...x, frame: frameIdView(x.frame as unknown as FrameId) } : isObject(x) && typeof x.provider_id === 'string' ? frameIdView(x as unknown as FrameId) : x);
+    const item = (x: unknown): unknown =>
+      isObject(x) && isObject(x.frame) ? { ...x, frame: frameIdView(x.frame as unknown as FrameId) } : isObject(x) && typeof x.provider_id === 'string' ? frameIdView(x as unknown as FrameId) : x;
     return withRaw(
       {
         ...r,
@@ -197,7 +204,8 @@ export function contractHost(inner: HostUnderTest, scenario: ContractScenario): 
     declared,
     notes,
     identities,
-    connectStdio: async (command, args, opts) => connected(await op<ProviderDescriptor>('connectStdio', [command, args, opts ?? {}], (c, a, o) => inner.connectStdio(c as string, a as string[], o as object))),
+    connectStdio: async (command, args, opts) =>
+      connected(await op<ProviderDescriptor>('connectStdio', [command, args, opts ?? {}], (c, a, o) => inner.connectStdio(c as string, a as string[], o as object))),
     connectHttp: async (url, opts) => connected(await op<ProviderDescriptor>('connectHttp', [url, opts ?? {}], (u, o) => inner.connectHttp(u as string, o as object))),
     grantConsent: (routingId, grant) => op<void>('grantConsent', [routingId, grant], (r, g) => inner.grantConsent(r as string, g as { grantor: string })),
     revokeConsent: (routingId, revoke) => op<void>('revokeConsent', [routingId, revoke], (r, g) => inner.revokeConsent(r as string, g as { grantor: string })),

@@ -70,8 +70,18 @@ export async function disposeWarmHosts(): Promise<void> {
   warmProcesses.clear();
   betweenSessions.clear();
   await Promise.all([
-    ...warm.map((p) => p.then((proc) => proc.conn.close(), () => undefined)),
-    ...between.map((proc) => proc.conn.endInput(CONTROL_EXIT_GRACE_MS).then(() => undefined, () => proc.conn.close())),
+    ...warm.map((p) =>
+      p.then(
+        (proc) => proc.conn.close(),
+        () => undefined,
+      ),
+    ),
+    ...between.map((proc) =>
+      proc.conn.endInput(CONTROL_EXIT_GRACE_MS).then(
+        () => undefined,
+        () => proc.conn.close(),
+      ),
+    ),
   ]);
 }
 

@@ -17,20 +17,7 @@
  * only ever uses loopback peers, so a controlled host never needs another address.
  */
 
-export const CONTROL_OPERATIONS = [
-  'init',
-  'connectStdio',
-  'connectHttp',
-  'grantConsent',
-  'revokeConsent',
-  'queryAll',
-  'verify',
-  'compose',
-  'usage',
-  'attribute',
-  'logText',
-  'close',
-] as const;
+export const CONTROL_OPERATIONS = ['init', 'connectStdio', 'connectHttp', 'grantConsent', 'revokeConsent', 'queryAll', 'verify', 'compose', 'usage', 'attribute', 'logText', 'close'] as const;
 
 export type ControlOperation = (typeof CONTROL_OPERATIONS)[number];
 
@@ -55,9 +42,7 @@ export interface SerializedError {
   [member: string]: unknown;
 }
 
-export type ControlResponse =
-  | { type: 'control_result'; seq: number; ok: true; result?: unknown }
-  | { type: 'control_result'; seq: number; ok: false; error: SerializedError };
+export type ControlResponse = { type: 'control_result'; seq: number; ok: true; result?: unknown } | { type: 'control_result'; seq: number; ok: false; error: SerializedError };
 
 /** The members of an error the contract names, beside code and message (read when present). */
 const ERROR_MEMBERS = ['anchor', 'scopes', 'rawCode', 'effectiveCode', 'retryable'] as const;

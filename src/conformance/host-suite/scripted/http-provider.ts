@@ -71,11 +71,10 @@ export function testCertificate(name = NON_LOOPBACK_NAME): TestCertificate {
     );
     const keyPath = join(dir, 'key.pem');
     const certPath = join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-config', cnf],
-      { stdio: 'pipe', timeout: 20_000 },
-    );
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-config', cnf], {
+      stdio: 'pipe',
+      timeout: 20_000,
+    });
     const made = { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8'), name };
     certCache.set(name, made);
     return made;

@@ -204,7 +204,10 @@ let relay: Promise<RelayServer | undefined> | undefined;
 function findBash(): string | undefined {
   if (process.platform === 'win32') return undefined;
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/bin', '/usr/bin', '/usr/local/bin'];
-  return dirs.filter((d) => d.startsWith('/')).map((d) => join(d, 'bash')).find((p) => existsSync(p));
+  return dirs
+    .filter((d) => d.startsWith('/'))
+    .map((d) => join(d, 'bash'))
+    .find((p) => existsSync(p));
 }
 
 function relayArgs(server: RelayServer, id: string): string[] {
@@ -228,7 +231,13 @@ async function probe(bash: string, server: RelayServer): Promise<string | undefi
     const outcome = await Promise.race([
       new Promise<string | undefined>((resolve) => {
         child.once('error', (e) => resolve(`it could not be started (${e.message})`));
-        child.once('close', (code) => resolve(code === 0 && /^\{"type":"handshake_ack"[^\n]*\n$/.test(out) ? undefined : `it exited ${code} with ${JSON.stringify(out.slice(0, 80))} on stdout${err ? ` and ${JSON.stringify(err.trim().slice(0, 160))} on stderr` : ''}`));
+        child.once('close', (code) =>
+          resolve(
+            code === 0 && /^\{"type":"handshake_ack"[^\n]*\n$/.test(out)
+              ? undefined
+              : `it exited ${code} with ${JSON.stringify(out.slice(0, 80))} on stdout${err ? ` and ${JSON.stringify(err.trim().slice(0, 160))} on stderr` : ''}`,
+          ),
+        );
       }),
       new Promise<string>((resolve) => {
         bound = setTimeout(() => resolve(`it did not finish within ${RELAY_BOUND_MS} ms`), RELAY_BOUND_MS);

@@ -230,7 +230,8 @@ export const COMPOSITION_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'truncate-over-budget',
     breaks: ['B2'],
-    description: 'asks providers for an unbounded budget, then keeps the first frames that fit max_tokens and silently drops the rest (an overspending provider is truncated, not dropped, and not reported)',
+    description:
+      'asks providers for an unbounded budget, then keeps the first frames that fit max_tokens and silently drops the rest (an overspending provider is truncated, not dropped, and not reported)',
     wrap: truncateOverBudget,
   },
   {

@@ -61,7 +61,7 @@ export const CONNECTION_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'undeclared-embedding-passthrough',
     breaks: ['E1'],
-    description: 'declares its capabilities without embedding, yet passes the caller\'s query.embedding through to every provider',
+    description: "declares its capabilities without embedding, yet passes the caller's query.embedding through to every provider",
     policies: { sendEmbeddingAlways: true },
     wrap: (honest) => ({ ...honest, capabilities: HOST_CAPABILITIES.filter((c) => c !== 'embedding') }),
   },

@@ -23,15 +23,13 @@ export const EXTENSIBILITY_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'accept-any-correlation-id',
     breaks: ['H4'],
-    description:
-      "queries a correlation-declaring provider in lock-step and takes the next reply as the answer whatever id it carries (wrong, missing or an earlier request's)",
+    description: "queries a correlation-declaring provider in lock-step and takes the next reply as the answer whatever id it carries (wrong, missing or an earlier request's)",
     policies: { replyRouting: 'lockstep' },
   },
   {
     mode: 'route-replies-by-arrival',
     breaks: ['H4'],
-    description:
-      'pipelines queries to a correlation-declaring provider but hands each reply to the oldest pending request, ignoring its id (out-of-order replies answer the wrong query)',
+    description: 'pipelines queries to a correlation-declaring provider but hands each reply to the oldest pending request, ignoring its id (out-of-order replies answer the wrong query)',
     policies: { replyRouting: 'arrival' },
   },
 ];

@@ -20,7 +20,7 @@ function leanCitesNamed(honest: HostUnderTest): HostUnderTest {
       const all = await honest.compose(answers, { ...opts, ...(opts.budgetTokens !== undefined ? { budgetTokens: opts.budgetTokens * 64 } : {}) });
       let used = 0;
       const frames = all.frames.filter((f) => {
-        const cost = f.representation === 'reference' ? 0 : f.tokens ?? 0;
+        const cost = f.representation === 'reference' ? 0 : (f.tokens ?? 0);
         if (opts.budgetTokens !== undefined && used + cost > opts.budgetTokens) return false;
         used += cost;
         return true;
@@ -44,7 +44,8 @@ export const IDENTITY_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'local-provider-ids',
     breaks: ['S6.5.2-provider-id'],
-    description: 'names every provider by a local id that is not its handshake provider.name: in the FrameIds of its usage report and attribution record, and in the identities of a verify on the wire',
+    description:
+      'names every provider by a local id that is not its handshake provider.name: in the FrameIds of its usage report and attribution record, and in the identities of a verify on the wire',
     wrap: localIds,
   },
   {

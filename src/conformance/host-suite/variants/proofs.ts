@@ -91,7 +91,11 @@ export const PROOFS_VARIANTS: readonly HostMisbehaviour[] = [
             .filter((b): b is NonNullable<typeof b> => b !== undefined) as unknown as CommittedFrame[];
           let proofs: ReturnType<typeof retainProofs>;
           try {
-            proofs = retainProofs(name, bodies, kept.map((f) => f.frameId));
+            proofs = retainProofs(
+              name,
+              bodies,
+              kept.map((f) => f.frameId),
+            );
           } catch {
             continue;
           }

@@ -109,7 +109,6 @@ export function minimalResult(op: string, result: unknown): unknown {
   return reduceToRequired({ schema: { $ref: '#/$defs/result' }, file: `${op}.schema.json` }, result);
 }
 
-
 /**
  * The bundled host answering with minimal results. What the suite hands back (compose's answers, verify's
  * frames, usage's fan-out, attribute's composition and usage) is the minimal value it returned; the

@@ -253,7 +253,7 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'miscount-usage',
     breaks: ['UR1'],
-    description: 'reports budget_consumed as the bytes of each served frame\'s title and content over 4 (chrome billed) instead of the summed token_cost of the served frames it lists',
+    description: "reports budget_consumed as the bytes of each served frame's title and content over 4 (chrome billed) instead of the summed token_cost of the served frames it lists",
     wrap: (honest) => ({
       ...honest,
       usage: async (query, fanOut) => {
@@ -275,7 +275,7 @@ export const VERIFY_VARIANTS: readonly HostMisbehaviour[] = [
   {
     mode: 'attribution-by-title',
     breaks: ['A1'],
-    description: 'keys attribution records by the frame\'s human-facing name (its citation label) instead of the FrameId triple: a separately minted handle',
+    description: "keys attribution records by the frame's human-facing name (its citation label) instead of the FrameId triple: a separately minted handle",
     wrap: (honest) => ({
       ...honest,
       attribute: async (composed, usage, out) => {

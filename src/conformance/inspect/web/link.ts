@@ -250,7 +250,11 @@ export class ProviderLink {
     let failure: string | undefined;
     try {
       ex.findings.push(...verifyAnswer({ purpose: `exchange ${ex.n}`, query, reply: ex.reply!, result, frames }, this.providerName, keys).findings);
-      verification = verifyFrameAttestations(this.providerName, { frames: frames as unknown as CommittedFrame[], frame_attestations: result.frame_attestations, result_attestation: result.result_attestation }, keys);
+      verification = verifyFrameAttestations(
+        this.providerName,
+        { frames: frames as unknown as CommittedFrame[], frame_attestations: result.frame_attestations, result_attestation: result.result_attestation },
+        keys,
+      );
     } catch (err) {
       failure = `harness error (not a target finding): the attestation verifier failed on this answer: ${describeError(err)}`;
     }
@@ -277,7 +281,12 @@ export class ProviderLink {
       const v = verdicts.find((x) => key(x.frame) === key(frame));
       // V2: a requested identity that comes back with no verdict is treated as unknown
       if (!v) return { frame, status: 'unknown', missing: true };
-      return { frame, status: typeof v.status === 'string' ? v.status : JSON.stringify(v.status), ...(v.replacement_digest !== undefined ? { replacement_digest: v.replacement_digest } : {}), missing: false };
+      return {
+        frame,
+        status: typeof v.status === 'string' ? v.status : JSON.stringify(v.status),
+        ...(v.replacement_digest !== undefined ? { replacement_digest: v.replacement_digest } : {}),
+        missing: false,
+      };
     });
   }
 

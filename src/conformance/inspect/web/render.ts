@@ -67,10 +67,13 @@ export function renderConnection(link: ProviderLink | undefined, commandLine: st
   }
   if (!link) return `${out.join('')}<p class="banner bad">not connected</p>`;
   const peer = link.peer();
-  out.push(`<p class="state state-${esc(peer.state)}" id="link-state">connection ${link.connection}: <strong>${esc(peer.state)}</strong>${peer.pid !== undefined ? ` (pid ${peer.pid})` : ''} — ${esc(link.label)}</p>`);
+  out.push(
+    `<p class="state state-${esc(peer.state)}" id="link-state">connection ${link.connection}: <strong>${esc(peer.state)}</strong>${peer.pid !== undefined ? ` (pid ${peer.pid})` : ''} — ${esc(link.label)}</p>`,
+  );
   out.push(peerBlock(peer));
   const blocking = link.handshakeFindings.filter((f) => f.id === 'C5' || f.id === 'H1');
-  for (const f of blocking) out.push(`<p class="banner bad contradiction" data-anchor="${esc(f.id)}"><button type="button" class="explain" data-explain="${esc(f.id)}">${esc(f.id)}</button> ${esc(f.message)}</p>`);
+  for (const f of blocking)
+    out.push(`<p class="banner bad contradiction" data-anchor="${esc(f.id)}"><button type="button" class="explain" data-explain="${esc(f.id)}">${esc(f.id)}</button> ${esc(f.message)}</p>`);
   const ack = link.ack;
   if (ack) {
     const p = isJsonObject(ack.provider) ? ack.provider : {};
@@ -81,12 +84,27 @@ export function renderConnection(link: ProviderLink | undefined, commandLine: st
         ['provider', `${esc(p.name)} ${esc(p.version)}`],
         ['protocol_version', `<code>${esc(ack.protocol_version)}</code>`],
         ['handshake', `${link.handshake?.elapsedMs ?? '?'} ms`],
-        ['data_flow', df ? Object.entries(df).map(([k, v]) => `<code>${esc(k)}: ${esc(JSON.stringify(v))}</code>`).join(' ') : '<em>not declared</em>'],
+        [
+          'data_flow',
+          df
+            ? Object.entries(df)
+                .map(([k, v]) => `<code>${esc(k)}: ${esc(JSON.stringify(v))}</code>`)
+                .join(' ')
+            : '<em>not declared</em>',
+        ],
       ]),
     );
-    out.push('<h3>Capabilities</h3>', `<table class="caps"><tbody>${Object.entries(caps).map(([k, v]) => `<tr><th>${esc(k)}</th><td><code>${esc(JSON.stringify(v))}</code></td></tr>`).join('')}</tbody></table>`);
+    out.push(
+      '<h3>Capabilities</h3>',
+      `<table class="caps"><tbody>${Object.entries(caps)
+        .map(([k, v]) => `<tr><th>${esc(k)}</th><td><code>${esc(JSON.stringify(v))}</code></td></tr>`)
+        .join('')}</tbody></table>`,
+    );
     const keys = Array.isArray(ack.attester_keys) ? ack.attester_keys.filter(isJsonObject) : [];
-    out.push('<h3>Attester keys</h3>', keys.length === 0 ? '<p>none</p>' : `<ul>${keys.map((k) => `<li><code>${esc(k.key_id)}</code> (${esc(k.algorithm)}) <code class="hex">${esc(k.public_key)}</code></li>`).join('')}</ul>`);
+    out.push(
+      '<h3>Attester keys</h3>',
+      keys.length === 0 ? '<p>none</p>' : `<ul>${keys.map((k) => `<li><code>${esc(k.key_id)}</code> (${esc(k.algorithm)}) <code class="hex">${esc(k.public_key)}</code></li>`).join('')}</ul>`,
+    );
     out.push(`<details class="json"><summary>handshake_ack as received</summary><pre>${esc(pretty(ack))}</pre></details>`);
   } else if (link.handshake?.reply) {
     out.push(`<details class="json" open><summary>handshake answer (not an ack)</summary><pre>${esc(pretty(link.handshake.reply))}</pre></details>`);
@@ -160,7 +178,18 @@ function frameRow(r: FrameRow, ex: Exchange): string {
     esc(typeof f.representation === 'string' ? f.representation : 'full'),
     `${esc(f.token_cost)}${expected !== null ? ` <span class="vs">ceil(${utf8ByteLength(content!)}/4) = ${expected}</span> ${yes(costOk, 'B3 ✗')}` : ''}`,
     yes(digestOk, 'mismatch'),
-    prov.length === 0 ? '—' : esc(prov.map((p) => `${String(p.type)} ${String(p.uri ?? p.source ?? '').split('/').pop()}${p.range !== undefined ? ` ${String(p.range)}` : ''}`).join('; ')),
+    prov.length === 0
+      ? '—'
+      : esc(
+          prov
+            .map(
+              (p) =>
+                `${String(p.type)} ${String(p.uri ?? p.source ?? '')
+                  .split('/')
+                  .pop()}${p.range !== undefined ? ` ${String(p.range)}` : ''}`,
+            )
+            .join('; '),
+        ),
     rels.length === 0 ? '—' : esc(rels.map((x) => `${String(x.rel)} → ${shortUri(x.target_uri ?? x.target_id ?? '')}`).join(', ')),
     `<span class="verdict v-${esc(r.attestation)}" title="${esc(r.attestationReasons.join('; '))}">${esc(r.attestation)}</span>`,
     esc(f.score),
@@ -188,7 +217,12 @@ export function renderExchange(ex: Exchange): string {
     }
   });
   if (garbage.length > 0) {
-    out.push(`<div class="banner bad garbage"><strong>the provider wrote ${garbage.length} line(s) that are not envelopes</strong>${garbage.slice(0, 5).map((g) => `<pre class="bytes">${esc(g.error ? `[${g.error}] ` : '')}${esc(JSON.stringify(g.line.length > 400 ? `${g.line.slice(0, 400)}…` : g.line))}</pre>`).join('')}</div>`);
+    out.push(
+      `<div class="banner bad garbage"><strong>the provider wrote ${garbage.length} line(s) that are not envelopes</strong>${garbage
+        .slice(0, 5)
+        .map((g) => `<pre class="bytes">${esc(g.error ? `[${g.error}] ` : '')}${esc(JSON.stringify(g.line.length > 400 ? `${g.line.slice(0, 400)}…` : g.line))}</pre>`)
+        .join('')}</div>`,
+    );
   }
   out.push(`<h3>Checks (the suite's rules)</h3>`, findingsList(ex.findings, 'no finding: every rule that applies to this answer holds'));
   if (ex.frames) {
@@ -204,7 +238,10 @@ export function renderExchange(ex: Exchange): string {
   if (ex.verdicts) {
     out.push(
       `<table class="verdicts"><thead><tr><th>frame_id</th><th>content_digest</th><th>verdict (V3)</th><th>replacement_digest</th></tr></thead><tbody>${ex.verdicts
-        .map((v) => `<tr class="verdict-row"><td><code>${esc(v.frame.frame_id)}</code></td><td><code class="hex">${esc(v.frame.content_digest)}</code></td><td class="v-${esc(v.status)}">${esc(v.status)}${v.missing ? ' <span class="bad">(no verdict came back: read as unknown, V2)</span>' : ''}</td><td>${v.replacement_digest !== undefined ? `<code>${esc(v.replacement_digest)}</code>` : '—'}</td></tr>`)
+        .map(
+          (v) =>
+            `<tr class="verdict-row"><td><code>${esc(v.frame.frame_id)}</code></td><td><code class="hex">${esc(v.frame.content_digest)}</code></td><td class="v-${esc(v.status)}">${esc(v.status)}${v.missing ? ' <span class="bad">(no verdict came back: read as unknown, V2)</span>' : ''}</td><td>${v.replacement_digest !== undefined ? `<code>${esc(v.replacement_digest)}</code>` : '—'}</td></tr>`,
+        )
         .join('')}</tbody></table>`,
     );
   }

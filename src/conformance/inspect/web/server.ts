@@ -110,7 +110,13 @@ export function buildQuery(form: JsonObject, capabilities: JsonObject): JsonObje
   const text = typeof form.query_text === 'string' && form.query_text.trim() !== '' ? form.query_text : goal;
   query.query_text = text;
   query.kinds = list(form.kinds);
-  const anchors = typeof form.anchors === 'string' ? form.anchors.split(/[,\n]/).map((a) => a.trim()).filter((a) => a !== '') : list(form.anchors);
+  const anchors =
+    typeof form.anchors === 'string'
+      ? form.anchors
+          .split(/[,\n]/)
+          .map((a) => a.trim())
+          .filter((a) => a !== '')
+      : list(form.anchors);
   query.anchors = anchors;
   query.max_frames = intField('max_frames', form.max_frames);
   query.max_tokens = intField('max_tokens', form.max_tokens);

@@ -92,7 +92,11 @@ export function verifyAnswer(answer: FramesAnswer, providerName: string, keys: r
     const frame = entry.frame;
     if (isJsonObject(frame) && typeof frame.provider_id === 'string' && frame.provider_id !== providerName) {
       findings.push(
-        warning('S6.5.2-provider-id', `/result/frame_attestations/${i}/frame/provider_id`, `${where}: frame_attestations[${i}] names provider_id ${JSON.stringify(frame.provider_id)}; provider_id is the handshake provider.name ${JSON.stringify(providerName)}`),
+        warning(
+          'S6.5.2-provider-id',
+          `/result/frame_attestations/${i}/frame/provider_id`,
+          `${where}: frame_attestations[${i}] names provider_id ${JSON.stringify(frame.provider_id)}; provider_id is the handshake provider.name ${JSON.stringify(providerName)}`,
+        ),
       );
     }
   });

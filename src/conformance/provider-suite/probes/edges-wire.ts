@@ -108,11 +108,19 @@ function followUpAnswered(p: ScenarioProbe, line: EdgeLine, reply: RawEnvelope |
     return true;
   }
   if (reply instanceof Error) {
-    p.ledger.add([violation('R1', '', `after ${line.label}: the next valid query: ${gone(reply, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`)]);
+    p.ledger.add([
+      violation(
+        'R1',
+        '',
+        `after ${line.label}: the next valid query: ${gone(reply, p.config.timeouts.requestMs)}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`,
+      ),
+    ]);
     return false;
   }
   if (reply === null || reply.type !== 'frames') {
-    p.ledger.add([violation('R1', '', `after ${line.label}, the next valid query was answered with ${reply === null ? 'no envelope' : seen(reply)}; required its frames (docs/interpretations.md §8)`)]);
+    p.ledger.add([
+      violation('R1', '', `after ${line.label}, the next valid query was answered with ${reply === null ? 'no envelope' : seen(reply)}; required its frames (docs/interpretations.md §8)`),
+    ]);
     return false;
   }
   return true;
@@ -157,7 +165,11 @@ async function overStdio(p: ScenarioProbe, session: StdioSession, line: EdgeLine
       judgeOwn(p, line, before[0] ?? junk[0]);
       if (before.length > 1) {
         p.ledger.add([
-          violation('R1', '', `${line.label} got ${before.length} replies (${before.slice(0, 3).map(seen).join('; ')}${before.length > 3 ? '; …' : ''}) before the next query's answer: one line was read as several, so a host reading in lock-step takes each later reply for the wrong request (docs/interpretations.md §116)`),
+          violation(
+            'R1',
+            '',
+            `${line.label} got ${before.length} replies (${before.slice(0, 3).map(seen).join('; ')}${before.length > 3 ? '; …' : ''}) before the next query's answer: one line was read as several, so a host reading in lock-step takes each later reply for the wrong request (docs/interpretations.md §116)`,
+          ),
         ]);
       }
       if (!followUpAnswered(p, line, reply)) return false;
@@ -167,11 +179,23 @@ async function overStdio(p: ScenarioProbe, session: StdioSession, line: EdgeLine
       }
       return true;
     }
-    p.ledger.add([violation('R1', '', `after ${line.label}, the next valid query was not answered among the next 8 envelopes (${before.slice(0, 3).map(seen).join('; ')}, …): one line was read as many (docs/interpretations.md §116)`)]);
+    p.ledger.add([
+      violation(
+        'R1',
+        '',
+        `after ${line.label}, the next valid query was not answered among the next 8 envelopes (${before.slice(0, 3).map(seen).join('; ')}, …): one line was read as many (docs/interpretations.md §116)`,
+      ),
+    ]);
     return false;
   } catch (err) {
     if (!isTargetError(err)) throw err;
-    p.ledger.add([violation('R1', '', `after ${line.label}: ${gone(err, timeout)}${before.length > 0 ? ` (${before.length} envelope(s) came first: ${before.slice(0, 2).map(seen).join('; ')})` : ''}; a provider MUST NOT crash on a line, and must still answer the next valid query (docs/interpretations.md §8)`)]);
+    p.ledger.add([
+      violation(
+        'R1',
+        '',
+        `after ${line.label}: ${gone(err, timeout)}${before.length > 0 ? ` (${before.length} envelope(s) came first: ${before.slice(0, 2).map(seen).join('; ')})` : ''}; a provider MUST NOT crash on a line, and must still answer the next valid query (docs/interpretations.md §8)`,
+      ),
+    ]);
     return false;
   }
 }

@@ -64,7 +64,10 @@ export async function queryZeroMaxTokens(p: ScenarioProbe): Promise<void> {
  */
 export async function queryTokensAtLimits(p: ScenarioProbe): Promise<void> {
   const base = await p.baseline();
-  const costs = base.frames.map((f) => (typeof f.token_cost === 'number' ? f.token_cost : 0)).filter((c) => c > 0).sort((a, b) => a - b);
+  const costs = base.frames
+    .map((f) => (typeof f.token_cost === 'number' ? f.token_cost : 0))
+    .filter((c) => c > 0)
+    .sort((a, b) => a - b);
   const total = costs.reduce((a, c) => a + c, 0);
   const tokens = new Set<number>();
   if (costs.length >= 1) tokens.add(costs[0]!);
@@ -107,7 +110,13 @@ export async function queryShortEmbeddings(p: ScenarioProbe): Promise<void> {
     p.ledger.witness('E1');
     if (reply.type === 'error' && reply.code === 'bad_request') continue;
     const what = reply.type === 'frames' ? `${frameCount(reply)} frame(s)` : seen(reply);
-    p.ledger.add([warning('E1', '/query/embedding', `${purpose} was answered with ${what}; a vector whose length contradicts the declared dimension ${dims} SHOULD get error bad_request (shorter as well as longer)`)]);
+    p.ledger.add([
+      warning(
+        'E1',
+        '/query/embedding',
+        `${purpose} was answered with ${what}; a vector whose length contradicts the declared dimension ${dims} SHOULD get error bad_request (shorter as well as longer)`,
+      ),
+    ]);
   }
 }
 
@@ -133,14 +142,23 @@ export async function idsOfEveryShape(p: ScenarioProbe): Promise<void> {
   };
   for (const id of shapes.slice(0, -1)) await query(id);
   // a refused query: the error echoes the id too
-  await p.exchange({ type: 'query', id: shapes[0]!, query: { goal: 'cgp-conformance probe: malformed on purpose', max_frames: 'many', max_tokens: 1 } }, `a malformed query carrying id ${JSON.stringify(shapes[0])}`);
+  await p.exchange(
+    { type: 'query', id: shapes[0]!, query: { goal: 'cgp-conformance probe: malformed on purpose', max_frames: 'many', max_tokens: 1 } },
+    `a malformed query carrying id ${JSON.stringify(shapes[0])}`,
+  );
   // a verify (correlated like a query, §9): its verified reply may leave the id off (docs/interpretations.md §4), never change it
   if (p.capabilities().verify === true) {
     const verify = { type: 'verify', id: shapes[1]!, request: { frames: [{ provider_id: p.providerName() || 'cgp-conformance', frame_id: 'cgp-conformance-never-served' }] } };
     const reply = await p.exchange(verify, `a verify carrying id ${JSON.stringify(verify.id)}`);
     p.ledger.witness('H4');
     if (reply.type === 'verified' && reply.id !== undefined && reply.id !== verify.id) {
-      p.ledger.add([violation('H4', '/id', `a verified reply carries id ${describeValue(reply.id)}; the verify carried id ${JSON.stringify(verify.id)}, which MUST come back verbatim when it comes back at all (docs/interpretations.md §4, §113)`)]);
+      p.ledger.add([
+        violation(
+          'H4',
+          '/id',
+          `a verified reply carries id ${describeValue(reply.id)}; the verify carried id ${JSON.stringify(verify.id)}, which MUST come back verbatim when it comes back at all (docs/interpretations.md §4, §113)`,
+        ),
+      ]);
     }
   }
   await query(plain);
@@ -156,7 +174,13 @@ export async function emptyVerify(p: ScenarioProbe): Promise<void> {
   const reply = await p.exchange(envelope, purpose);
   p.ledger.witness('V2');
   if (reply.type !== 'verified') {
-    p.ledger.add([violation('V2', '', `${purpose} was answered with ${seen(reply)}; the schema allows an empty request.frames, and a provider declaring capabilities.verify MUST answer a verify with a verified reply (docs/interpretations.md §114)`)]);
+    p.ledger.add([
+      violation(
+        'V2',
+        '',
+        `${purpose} was answered with ${seen(reply)}; the schema allows an empty request.frames, and a provider declaring capabilities.verify MUST answer a verify with a verified reply (docs/interpretations.md §114)`,
+      ),
+    ]);
     return;
   }
   const verdicts = isJsonObject(reply.response) && Array.isArray(reply.response.verdicts) ? reply.response.verdicts : [];
@@ -190,7 +214,11 @@ export async function caseVariantMembers(p: ScenarioProbe): Promise<void> {
     if (reply.type === 'frames' && frameCount(reply) > 0) continue;
     const what = reply.type === 'frames' ? 'zero frames' : seen(reply);
     p.ledger.add([
-      violation('U1', '', `${purpose} was answered with ${what}, while the same query without them got ${base.frames.length} frame(s): member names are compared exactly, so a name in other case is an unknown member, which a receiver MUST ignore (docs/interpretations.md §115)`),
+      violation(
+        'U1',
+        '',
+        `${purpose} was answered with ${what}, while the same query without them got ${base.frames.length} frame(s): member names are compared exactly, so a name in other case is an unknown member, which a receiver MUST ignore (docs/interpretations.md §115)`,
+      ),
     ]);
   }
 }
@@ -211,7 +239,13 @@ export async function asOfProfileEdges(p: ScenarioProbe): Promise<void> {
     const reply = await ask(p, probeQuery({ ...GENEROUS, as_of: pin }), `a query with as_of ${pin} (fractional seconds, F4 profile)`);
     p.ledger.witness('S6.1-as-of');
     if (reply.type !== 'frames') {
-      p.ledger.add([warning('S6.1-as-of', '/query/as_of', `as_of ${pin} — grammatical under the F4 profile (.f+ is one or more digits) — was answered with ${seen(reply)}; as_of pins retrieval to an instant (docs/interpretations.md §116)`)]);
+      p.ledger.add([
+        warning(
+          'S6.1-as-of',
+          '/query/as_of',
+          `as_of ${pin} — grammatical under the F4 profile (.f+ is one or more digits) — was answered with ${seen(reply)}; as_of pins retrieval to an instant (docs/interpretations.md §116)`,
+        ),
+      ]);
     }
   }
 }
@@ -254,7 +288,10 @@ export async function kindNameEdges(p: ScenarioProbe): Promise<void> {
 export async function secondAnchor(p: ScenarioProbe): Promise<void> {
   const base = await p.baseline();
   const top = base.frames[0];
-  const candidates = [...base.frames].reverse().map((f) => f.uri).filter((u): u is string => typeof u === 'string' && u !== '');
+  const candidates = [...base.frames]
+    .reverse()
+    .map((f) => f.uri)
+    .filter((u): u is string => typeof u === 'string' && u !== '');
   const anchor = candidates.find((a) => top === undefined || !isAnchoredBy(top, [a])) ?? candidates[0];
   if (anchor === undefined) {
     p.ledger.unwitnessedBecause('G4', 'no frame of the unanchored answer carries a uri to anchor on');
@@ -266,7 +303,11 @@ export async function secondAnchor(p: ScenarioProbe): Promise<void> {
   p.ledger.witness('G4');
   if (!answer.frames.some((f) => isAnchoredBy(f, [anchor]))) {
     p.ledger.add([
-      violation('G4', '/result/frames', `given anchors ${JSON.stringify(anchors)} and max_frames 1, the ${answer.frames.length} frame(s) returned are not anchored by ${JSON.stringify(anchor)}, which a served frame carries as its uri: every anchor of the list counts, and a provider declaring capabilities.graph MUST return at least one anchored frame`),
+      violation(
+        'G4',
+        '/result/frames',
+        `given anchors ${JSON.stringify(anchors)} and max_frames 1, the ${answer.frames.length} frame(s) returned are not anchored by ${JSON.stringify(anchor)}, which a served frame carries as its uri: every anchor of the list counts, and a provider declaring capabilities.graph MUST return at least one anchored frame`,
+      ),
     ]);
   }
 }

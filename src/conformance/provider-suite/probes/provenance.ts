@@ -65,7 +65,9 @@ async function digestWithoutFinalNewline(link: Record<string, unknown>, maxBytes
     const slice = sliceLines(await readFile(path.value), lines.value[0], lines.value[1]);
     if (slice === undefined || slice[slice.length - 1] !== 0x0a) return undefined;
     const cut = slice.length >= 2 && slice[slice.length - 2] === 0x0d ? 2 : 1;
-    return `sha256:${createHash('sha256').update(slice.subarray(0, slice.length - cut)).digest('hex')}`;
+    return `sha256:${createHash('sha256')
+      .update(slice.subarray(0, slice.length - cut))
+      .digest('hex')}`;
   } catch {
     return undefined;
   }
@@ -92,7 +94,10 @@ export async function rereadFileProvenance(p: ScenarioProbe): Promise<void> {
     });
   }
   if (roots.length === 0) {
-    p.ledger.unwitnessedBecause('S6.2-digested-bytes', 'no file roots are trusted for this target (an HTTP target has no working directory the harness knows; pass --file-root DIR, or set CGP_PROVIDER_FILE_ROOTS); the harness never reads files outside them');
+    p.ledger.unwitnessedBecause(
+      'S6.2-digested-bytes',
+      'no file roots are trusted for this target (an HTTP target has no working directory the harness knows; pass --file-root DIR, or set CGP_PROVIDER_FILE_ROOTS); the harness never reads files outside them',
+    );
     return;
   }
   let untrusted = 0;
@@ -113,7 +118,9 @@ export async function rereadFileProvenance(p: ScenarioProbe): Promise<void> {
     if (result.status === 'match') verified++;
     else if (result.status === 'mismatch' && (await within(digestWithoutFinalNewline(link, MAX_FILE_BYTES), p.config.timeouts.requestMs, JSON.stringify(link.uri))) === result.declared) {
       verified++;
-      p.notes.push(`frame ${JSON.stringify(frameId)} file provenance ${JSON.stringify(link.uri)} range ${String(link.range)} digests the lines without the last line's newline: accepted (docs/interpretations.md §92)`);
+      p.notes.push(
+        `frame ${JSON.stringify(frameId)} file provenance ${JSON.stringify(link.uri)} range ${String(link.range)} digests the lines without the last line's newline: accepted (docs/interpretations.md §92)`,
+      );
     } else if (result.status === 'mismatch') {
       verified++;
       p.ledger.add([

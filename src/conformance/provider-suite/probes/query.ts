@@ -138,7 +138,11 @@ export async function queryEachKind(p: ScenarioProbe): Promise<void> {
   if (named.length > 0) {
     const a = named[0]!;
     p.ledger.add([
-      violation('Q1', '/result/frames', `a query with kinds [] (empty = any kind) got 0 frames, but the same query with kinds ${JSON.stringify(a.query.kinds)} got ${a.frames.length}: empty kinds means any kind`),
+      violation(
+        'Q1',
+        '/result/frames',
+        `a query with kinds [] (empty = any kind) got 0 frames, but the same query with kinds ${JSON.stringify(a.query.kinds)} got ${a.frames.length}: empty kinds means any kind`,
+      ),
     ]);
   }
 }
@@ -233,7 +237,9 @@ export async function queryAsOfPins(p: ScenarioProbe): Promise<void> {
       p.ledger.witness('S6.1-as-of');
     } else {
       const seen = reply.type === 'error' ? `error ${JSON.stringify(reply.code)} (${JSON.stringify(reply.message)})` : `a "${reply.type}" envelope`;
-      p.ledger.add([warning('S6.1-as-of', '/query/as_of', `as_of ${pin} — grammatical under the F4 profile (fractional seconds allowed) — was answered with ${seen}; as_of pins retrieval to an instant`)]);
+      p.ledger.add([
+        warning('S6.1-as-of', '/query/as_of', `as_of ${pin} — grammatical under the F4 profile (fractional seconds allowed) — was answered with ${seen}; as_of pins retrieval to an instant`),
+      ]);
     }
   }
   if (excludable === 0) {
@@ -286,7 +292,7 @@ export async function queryAnchored(p: ScenarioProbe, hop: AnchorHop, maxFrames:
   const ruleIds = p.ids.filter((id) => ['G3', 'G4', 'S5-anchor-boost'].includes(id));
   const anchor = await chooseAnchor(p, hop);
   if (anchor === undefined) {
-    const what = hop === 'zero-hop' ? 'no frame carries a uri' : hop === 'one-hop' ? 'no frame carries a relation' : 'no relation target is other than some served frame\'s uri';
+    const what = hop === 'zero-hop' ? 'no frame carries a uri' : hop === 'one-hop' ? 'no frame carries a relation' : "no relation target is other than some served frame's uri";
     for (const id of ruleIds) p.ledger.unwitnessedBecause(id, `${what} in the unanchored answer, so there is no ${hop} anchor to probe with`);
     if (hop === 'one-hop' && p.capabilities().graph === true) {
       p.ledger.add([warning('G3', '/result/frames', 'the target declares capabilities.graph but none of the frames it served carries a relation: there is nothing to boost')]);
@@ -317,7 +323,8 @@ export async function queryAnchored(p: ScenarioProbe, hop: AnchorHop, maxFrames:
       const detail = `given anchors [${JSON.stringify(anchor)}] (${hop}), unanchored frame ${frameName(answer.frames[firstUnanchored]!)} (rank ${firstUnanchored + 1}) precedes anchored frame ${frameName(answer.frames[lateAnchored]!)} (rank ${lateAnchored + 1})`;
       const findings = [warning('G4', '/result/frames', `${detail}; anchored frames SHOULD rank above unanchored ones`)];
       if (p.ids.includes('G3')) findings.push(warning('G3', '/result/frames', `${detail}; a graph provider SHOULD boost frames near a query anchor`));
-      if (p.ids.includes('S5-anchor-boost')) findings.push(warning('S5-anchor-boost', '/result/frames', `${detail}; a graph-capable provider SHOULD boost frames within a small number of relation hops of an anchor`));
+      if (p.ids.includes('S5-anchor-boost'))
+        findings.push(warning('S5-anchor-boost', '/result/frames', `${detail}; a graph-capable provider SHOULD boost frames within a small number of relation hops of an anchor`));
       p.ledger.add(findings);
     }
   } else if (ruleIds.some((id) => id !== 'G4')) {
@@ -347,7 +354,12 @@ export async function queryEmbedding(p: ScenarioProbe, which: 'wrong' | 'declare
   p.ledger.witness('E1');
   if (which === 'wrong') {
     if (reply.type === 'error' && reply.code === 'bad_request') return;
-    const seen = reply.type === 'frames' ? `${Array.isArray((reply.result as JsonObject | undefined)?.frames) ? ((reply.result as JsonObject).frames as unknown[]).length : '?'} frame(s)` : reply.type === 'error' ? `error ${JSON.stringify(reply.code)}` : `a "${reply.type}" envelope`;
+    const seen =
+      reply.type === 'frames'
+        ? `${Array.isArray((reply.result as JsonObject | undefined)?.frames) ? ((reply.result as JsonObject).frames as unknown[]).length : '?'} frame(s)`
+        : reply.type === 'error'
+          ? `error ${JSON.stringify(reply.code)}`
+          : `a "${reply.type}" envelope`;
     p.ledger.add([warning('E1', '', `${purpose} was answered with ${seen}; a vector whose length contradicts the declared dimension ${dims} SHOULD get error bad_request`)]);
     return;
   }

@@ -103,7 +103,11 @@ export async function verifyServed(p: ScenarioProbe): Promise<void> {
   const definite = ids.filter((id) => ['valid', 'stale', 'gone'].includes(String(outcome.verdicts.get(key(id))?.status)));
   if (definite.length === 0) {
     p.ledger.add([
-      violation('V2', '/response/verdicts', `every one of the ${ids.length} identities the target served moments ago came back ${[...new Set(ids.map((id) => statusOf(outcome, id)))].join(' / ')}: a hollow answer, not a verification`),
+      violation(
+        'V2',
+        '/response/verdicts',
+        `every one of the ${ids.length} identities the target served moments ago came back ${[...new Set(ids.map((id) => statusOf(outcome, id)))].join(' / ')}: a hollow answer, not a verification`,
+      ),
     ]);
   }
   for (const id of ids) {
@@ -116,7 +120,11 @@ export async function verifyServed(p: ScenarioProbe): Promise<void> {
       // provider to answer valid for what it served moments ago (it may have changed since), so a SHOULD-level
       // finding (docs/interpretations.md §90)
       p.ledger.add([
-        warning('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} was served moments ago with content_digest ${id.content_digest}; verify answers ${status}, expected valid (the host will re-query it: safe, but verification earns nothing — docs/interpretations.md §90)`),
+        warning(
+          'V3',
+          '/response/verdicts',
+          `frame ${JSON.stringify(id.frame_id)} was served moments ago with content_digest ${id.content_digest}; verify answers ${status}, expected valid (the host will re-query it: safe, but verification earns nothing — docs/interpretations.md §90)`,
+        ),
       ]);
     }
   }
@@ -141,10 +149,19 @@ export async function verifyMixed(p: ScenarioProbe): Promise<void> {
     p.ledger.witness('V3');
     const status = statusOf(outcome, id);
     if (status !== 'valid') {
-      p.ledger.add([warning('V3', '/response/verdicts', `in a verify mixing verdicts, frame ${JSON.stringify(id.frame_id)} served moments ago with ${id.content_digest} is answered ${status}; expected valid (each verdict answers its own identity; short of valid is the safe direction — docs/interpretations.md §90)`)]);
+      p.ledger.add([
+        warning(
+          'V3',
+          '/response/verdicts',
+          `in a verify mixing verdicts, frame ${JSON.stringify(id.frame_id)} served moments ago with ${id.content_digest} is answered ${status}; expected valid (each verdict answers its own identity; short of valid is the safe direction — docs/interpretations.md §90)`,
+        ),
+      ]);
     }
   }
-  for (const [id, what] of [[altered, 'with an altered digest'], [unknown, 'never served']] as const) {
+  for (const [id, what] of [
+    [altered, 'with an altered digest'],
+    [unknown, 'never served'],
+  ] as const) {
     p.ledger.witness('V3');
     if (statusOf(outcome, id) === 'valid') {
       p.ledger.add([violation('V3', '/response/verdicts', `in a verify mixing verdicts, frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid`)]);
@@ -176,7 +193,11 @@ export async function verifyForeignIdentity(p: ScenarioProbe): Promise<void> {
     p.ledger.witness('S6.5.2-provider-id');
     if (statusOf(outcome, id) === 'valid') {
       p.ledger.add([
-        warning('S6.5.2-provider-id', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} named under provider_id ${JSON.stringify(foreign)} — not this provider's declared name ${JSON.stringify(name)} — is answered valid; the identity (provider id, frame id, content_digest) names another provider's frame (expected unknown)`),
+        warning(
+          'S6.5.2-provider-id',
+          '/response/verdicts',
+          `frame ${JSON.stringify(id.frame_id)} named under provider_id ${JSON.stringify(foreign)} — not this provider's declared name ${JSON.stringify(name)} — is answered valid; the identity (provider id, frame id, content_digest) names another provider's frame (expected unknown)`,
+        ),
       ]);
     }
   }
@@ -196,7 +217,11 @@ export async function verifyAltered(p: ScenarioProbe): Promise<void> {
     const status = statusOf(outcome, id);
     if (status === 'valid') {
       p.ledger.add([
-        violation('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} with content_digest ${id.content_digest} — not the ${served[i]!.content_digest} it serves — is answered valid: a rubber stamp`),
+        violation(
+          'V3',
+          '/response/verdicts',
+          `frame ${JSON.stringify(id.frame_id)} with content_digest ${id.content_digest} — not the ${served[i]!.content_digest} it serves — is answered valid: a rubber stamp`,
+        ),
       ]);
     } else if (status !== 'stale') {
       p.ledger.add([
@@ -211,7 +236,11 @@ export async function verifyAltered(p: ScenarioProbe): Promise<void> {
       const known = current.get(id.frame_id) ?? new Set([served[i]!.content_digest]);
       if (isWellFormedDigest(replacement) && !known.has(replacement)) {
         p.ledger.add([
-          warning('V4', '/response/verdicts', `stale frame ${JSON.stringify(id.frame_id)} carries replacement_digest ${replacement}, but the target serves it with ${[...known].join(' / ')} (every rendering it serves, docs/interpretations.md §31); the replacement is the provider's current digest`),
+          warning(
+            'V4',
+            '/response/verdicts',
+            `stale frame ${JSON.stringify(id.frame_id)} carries replacement_digest ${replacement}, but the target serves it with ${[...known].join(' / ')} (every rendering it serves, docs/interpretations.md §31); the replacement is the provider's current digest`,
+          ),
         ]);
       }
     }
@@ -247,7 +276,19 @@ async function currentDigests(p: ScenarioProbe, outcome: VerifyOutcome, asked: r
   if (unexplained && others.length > 0) {
     for (const rep of others) {
       const reply = await p.tryExchange(
-        { type: 'query', ...(p.correlation() ? { id: p.nextId() } : {}), query: { goal: 'cgp-conformance probe: return your most relevant frames', query_text: 'conformance probe', kinds: [], anchors: [], max_frames: 64, max_tokens: 65_536, representation_preferences: [rep] } },
+        {
+          type: 'query',
+          ...(p.correlation() ? { id: p.nextId() } : {}),
+          query: {
+            goal: 'cgp-conformance probe: return your most relevant frames',
+            query_text: 'conformance probe',
+            kinds: [],
+            anchors: [],
+            max_frames: 64,
+            max_tokens: 65_536,
+            representation_preferences: [rep],
+          },
+        },
         `a query in the advertised representation ${JSON.stringify(rep)} (to learn the frames' current digests)`,
       );
       if (reply instanceof Error || reply === null) p.notes.push(`could not learn the ${rep} rendering's digests: ${reply === null ? 'no envelope' : reply.message}`);
@@ -287,7 +328,13 @@ async function judgeNeverValid(p: ScenarioProbe, ids: Identity[], what: string):
     p.ledger.witness('V3');
     const status = statusOf(outcome, id);
     if (status === 'valid') {
-      p.ledger.add([violation('V3', '/response/verdicts', `frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid; a verdict vouches only for a frame the provider serves with that digest — expected gone or unknown`)]);
+      p.ledger.add([
+        violation(
+          'V3',
+          '/response/verdicts',
+          `frame ${JSON.stringify(id.frame_id)} (${what}) is answered valid; a verdict vouches only for a frame the provider serves with that digest — expected gone or unknown`,
+        ),
+      ]);
     }
   }
 }
@@ -312,7 +359,13 @@ export async function verifyCorrelated(p: ScenarioProbe): Promise<void> {
   p.ledger.witness('H4');
   p.ledger.witness('S9-verify-correlation');
   if (reply.id === undefined || reply.id === null) {
-    p.ledger.add([warning('S9-verify-correlation', '/id', `verified carries no id; the verify carried ${JSON.stringify(envelope.id)}, and a correlating provider SHOULD correlate verify/verified by id (docs/interpretations.md §4)`)]);
+    p.ledger.add([
+      warning(
+        'S9-verify-correlation',
+        '/id',
+        `verified carries no id; the verify carried ${JSON.stringify(envelope.id)}, and a correlating provider SHOULD correlate verify/verified by id (docs/interpretations.md §4)`,
+      ),
+    ]);
   } else if (reply.id !== envelope.id) {
     p.ledger.add([violation('H4', '/id', `verified carries id ${describeValue(reply.id)}; the verify carried ${JSON.stringify(envelope.id)} — a wrong id misattributes the answer`)]);
   }

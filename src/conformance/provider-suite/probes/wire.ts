@@ -93,8 +93,7 @@ export async function secondHandshake(p: ScenarioProbe): Promise<void> {
   const handshake = { type: 'handshake', protocol_version: PROTOCOL_VERSION };
   const what = `a second handshake (${PROTOCOL_VERSION}) on an established connection`;
   p.ledger.witness('H1');
-  const silent = (how: string) =>
-    p.ledger.add([violation('H1', '', `${what} got ${how}; a provider MUST reply to handshake with a handshake_ack in the host's family (docs/interpretations.md §83)`)]);
+  const silent = (how: string) => p.ledger.add([violation('H1', '', `${what} got ${how}; a provider MUST reply to handshake with a handshake_ack in the host's family (docs/interpretations.md §83)`)]);
   const judge = (reply: RawEnvelope) => {
     if (reply.type === 'handshake_ack') p.merge(judgeInFamily({ version: PROTOCOL_VERSION, reply, elapsedMs: 0 }, p.config.target));
     else if (reply.type === 'error') {
@@ -187,7 +186,11 @@ export async function queryBeforeHandshake(p: ScenarioProbe): Promise<void> {
     const frames = replies[early]!;
     const n = isJsonObject(frames.result) && Array.isArray(frames.result.frames) ? frames.result.frames.length : 0;
     p.ledger.add([
-      warning('S3-handshake-first', '', `a query sent before any handshake was answered with ${n} frame(s) before the handshake_ack; no query payload moves before the handshake exchange completes (expected an error, no answer, or the answer held until after the ack)`),
+      warning(
+        'S3-handshake-first',
+        '',
+        `a query sent before any handshake was answered with ${n} frame(s) before the handshake_ack; no query payload moves before the handshake exchange completes (expected an error, no answer, or the answer held until after the ack)`,
+      ),
     ]);
   } else if (early >= 0) {
     p.notes.push('the query sent before the handshake was held and answered after the handshake_ack: no payload moved before the exchange completed (accepted, docs/interpretations.md §91)');
@@ -270,16 +273,20 @@ export async function malformedThenQuery(p: ScenarioProbe): Promise<void> {
     } catch (err) {
       if (!isTargetError(err)) throw err;
       const what =
-        err instanceof PeerClosedError
-          ? `the target went away (${err.message})`
-          : err instanceof TimeoutError
-            ? `the next valid query got no answer within ${timeout} ms`
-            : describeError(err);
-      p.ledger.add([violation('R1', '', `after ${input.label}: ${what}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`)]);
+        err instanceof PeerClosedError ? `the target went away (${err.message})` : err instanceof TimeoutError ? `the next valid query got no answer within ${timeout} ms` : describeError(err);
+      p.ledger.add([
+        violation('R1', '', `after ${input.label}: ${what}; a provider MUST NOT crash on a malformed line or bad request, and must still answer the next valid query (docs/interpretations.md §8)`),
+      ]);
       return;
     }
     if (garbageReply === undefined && nonEnvelope !== undefined) {
-      p.ledger.add([warning('R1', '', `${input.label} was answered with a line that is not an envelope (reported under S2-wire-shape); the next valid query was answered, so the target did not crash, but a provider SHOULD reply error with code bad_request`)]);
+      p.ledger.add([
+        warning(
+          'R1',
+          '',
+          `${input.label} was answered with a line that is not an envelope (reported under S2-wire-shape); the next valid query was answered, so the target did not crash, but a provider SHOULD reply error with code bad_request`,
+        ),
+      ]);
     } else if (garbageReply === undefined) {
       p.ledger.add([warning('R1', '', `${input.label} got no reply; a provider SHOULD reply error with code bad_request`)]);
     } else if (garbageReply.type !== 'error' || garbageReply.code !== 'bad_request') {
@@ -330,9 +337,10 @@ async function deeplyNestedThenQuery(p: ScenarioProbe, session: StdioSession, co
     p.ledger.add([violation('R1', '', `after ${label}, the next valid query got no frames reply (three other envelopes came instead)`)]);
   } catch (err) {
     if (!isTargetError(err)) throw err;
-    const what =
-      err instanceof PeerClosedError ? `the target went away (${err.message})` : err instanceof TimeoutError ? `no answer within ${p.config.timeouts.requestMs} ms` : describeError(err);
-    p.ledger.add([violation('R1', '', `after ${label}: ${what}; a provider MUST NOT crash on a line it finds hard to parse, and must still answer the next valid query (docs/interpretations.md §84)`)]);
+    const what = err instanceof PeerClosedError ? `the target went away (${err.message})` : err instanceof TimeoutError ? `no answer within ${p.config.timeouts.requestMs} ms` : describeError(err);
+    p.ledger.add([
+      violation('R1', '', `after ${label}: ${what}; a provider MUST NOT crash on a line it finds hard to parse, and must still answer the next valid query (docs/interpretations.md §84)`),
+    ]);
   }
   return false;
 }
@@ -364,9 +372,7 @@ export async function unknownMembers(p: ScenarioProbe): Promise<void> {
   const session = p.fresh ?? (await p.useFresh());
   const rejected = (what: string, reply: RawEnvelope | string): Finding[] => {
     const s = typeof reply === 'string' ? reply : seen(reply);
-    return ['U1', 'S13-interop-validator'].map((id) =>
-      violation(id, '', `${what} carrying unknown members was answered with ${s}; a receiver MUST ignore members it does not recognise`),
-    );
+    return ['U1', 'S13-interop-validator'].map((id) => violation(id, '', `${what} carrying unknown members was answered with ${s}; a receiver MUST ignore members it does not recognise`));
   };
   const witness = () => {
     p.ledger.witness('U1');
@@ -419,7 +425,11 @@ export async function unknownNotification(p: ScenarioProbe): Promise<void> {
   p.ledger.witness('S2.1-unknown-type');
   p.ledger.witness('S3.2-notification');
   const replied = (what: string): Finding[] => [
-    violation('S2.1-unknown-type', '', `an unrecognised notification (type ${JSON.stringify(UNKNOWN_NOTIFICATION.type)}, no id) was answered with ${what}; a receiver MUST ignore an unrecognised notification`),
+    violation(
+      'S2.1-unknown-type',
+      '',
+      `an unrecognised notification (type ${JSON.stringify(UNKNOWN_NOTIFICATION.type)}, no id) was answered with ${what}; a receiver MUST ignore an unrecognised notification`,
+    ),
     warning('S3.2-notification', '', `an envelope with no id is a notification and expects no reply; it got ${what}`),
   ];
   if (session.kind !== 'stdio') {

@@ -25,7 +25,15 @@ import { errors, failsWith } from '../../../fixtures/host/findings.js';
 const handshake = { type: 'handshake', protocol_version: 'contextgraph/1.0' };
 const query = (extra: Record<string, unknown> = {}, env: Record<string, unknown> = {}) => ({ type: 'query', query: { ...SAMPLE_QUERY, ...extra }, ...env });
 const empty = (): FanOutResult => ({ answers: [], failures: [], skipped: [], audits: [], findings: [], notes: [] });
-const descriptor = (routingId: string): ProviderDescriptor => ({ routingId, name: routingId, version: '1', ack: {} as ProviderDescriptor['ack'], transport: 'stdio', egress: false, offMachineScopes: [] });
+const descriptor = (routingId: string): ProviderDescriptor => ({
+  routingId,
+  name: routingId,
+  version: '1',
+  ack: {} as ProviderDescriptor['ack'],
+  transport: 'stdio',
+  egress: false,
+  offMachineScopes: [],
+});
 function answering(routingId: string, frames: Array<Record<string, unknown>>): FanOutResult {
   const answer = {
     provider: descriptor(routingId),
@@ -119,7 +127,10 @@ describe('host switches of the connection variants', () => {
   for (const [label, code, misread] of cases) {
     it(`retryNonRetryable [${misread}] retries a ${label} error (the honest host sends it once)`, async () => {
       const dir = tempDir();
-      for (const [policies, expected] of [[undefined, 1], [{ retryNonRetryable: [misread] }, 2]] as const) {
+      for (const [policies, expected] of [
+        [undefined, 1],
+        [{ retryNonRetryable: [misread] }, 2],
+      ] as const) {
         const record = path.join(dir, `${misread}-${expected}.ndjson`);
         const host = new Host(policies ? { policies } : {});
         hosts.push(host);

@@ -23,7 +23,15 @@ import { errors, failsWith, passes } from '../../../fixtures/host/findings.js';
 const handshake = { type: 'handshake', protocol_version: 'contextgraph/1.0' };
 const query = (goal = SAMPLE_QUERY.goal) => ({ type: 'query', id: 'q1', query: { ...SAMPLE_QUERY, goal } });
 const empty = (): FanOutResult => ({ answers: [], failures: [], skipped: [], audits: [], findings: [], notes: [] });
-const descriptor = (routingId: string): ProviderDescriptor => ({ routingId, name: routingId, version: '1', ack: {} as ProviderDescriptor['ack'], transport: 'stdio', egress: false, offMachineScopes: [] });
+const descriptor = (routingId: string): ProviderDescriptor => ({
+  routingId,
+  name: routingId,
+  version: '1',
+  ack: {} as ProviderDescriptor['ack'],
+  transport: 'stdio',
+  egress: false,
+  offMachineScopes: [],
+});
 function answering(routingId: string, frames: Array<Record<string, unknown>>): FanOutResult {
   const answer = {
     provider: descriptor(routingId),
@@ -44,7 +52,12 @@ describe('host-extensibility checks: U1', () => {
   });
   it('fails every id on a refusal at the handshake', () => {
     const fs = checkUnknownMembersIgnored(['U1', 'S13-interop-validator'], { ...seen, routingId: undefined, connectError: new HandshakeFailed('unknown member') }, expected, undefined, undefined);
-    assert.deepEqual(errors(fs).map((f) => f.id).sort(), ['S13-interop-validator', 'U1']);
+    assert.deepEqual(
+      errors(fs)
+        .map((f) => f.id)
+        .sort(),
+      ['S13-interop-validator', 'U1'],
+    );
   });
   it('fails on a rejected reply, and on a missing frame', () => {
     failsWith(checkUnknownMembersIgnored(['U1'], seen, expected, failing('newer', new Error('malformed')), undefined), 'U1');
@@ -140,7 +153,10 @@ describe('host switches of the extensibility variants', () => {
     const ack = { capabilities: { query: { kinds: ['doc'] }, correlation: false, streaming: { chunk_bytes: 4096 } } };
     await host().connectStdio(...provider({ name: 'future', ack }));
     await assert.rejects(host({ strictInterop: true }).connectStdio(...provider({ name: 'future', ack })), HandshakeFailed);
-    for (const [policies, answers] of [[undefined, 1], [{ strictInterop: true }, 0]] as const) {
+    for (const [policies, answers] of [
+      [undefined, 1],
+      [{ strictInterop: true }, 0],
+    ] as const) {
       const h = host(policies);
       await h.connectStdio(...provider({ name: 'newer', resultExtra: { cursor: 'next' } }));
       assert.equal((await h.queryAll(SAMPLE_QUERY)).answers.length, answers);

@@ -9,12 +9,7 @@ import type { LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import {
-  checkCredentialNotSurfaced,
-  checkNonLoopbackGated,
-  checkPlaintextRefused,
-  credentialWasSent,
-} from '../../../../src/conformance/host-suite/checks/http.js';
+import { checkCredentialNotSurfaced, checkNonLoopbackGated, checkPlaintextRefused, credentialWasSent } from '../../../../src/conformance/host-suite/checks/http.js';
 import { loopbackLookup, NON_LOOPBACK_NAME, startHttpProvider, testCertificate, type HttpProvider, type RecordedRequest } from '../../../../src/conformance/host-suite/scripted/http-provider.js';
 import type { HostUnderTest } from '../../../../src/conformance/host-suite/adapter.js';
 import type { FanOutResult } from '../../../../src/host/fan-out.js';
@@ -81,11 +76,20 @@ describe('scripted HTTP provider', () => {
     const frames = await post(server.url, { type: 'query', query: { goal: 'g' } }, { lookup, ca: cert.cert });
     assert.equal((JSON.parse(frames.body) as { type: string }).type, 'frames');
     assert.deepEqual(calls, [NON_LOOPBACK_NAME, NON_LOOPBACK_NAME]);
-    assert.deepEqual(server.requests.map((r) => [r.envelope?.type, r.tls, r.headers.authorization]), [
-      ['handshake', true, 'Bearer tok-1'],
-      ['query', true, undefined],
-    ]);
-    assert.deepEqual(readFileSync(record, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type), ['handshake', 'query']);
+    assert.deepEqual(
+      server.requests.map((r) => [r.envelope?.type, r.tls, r.headers.authorization]),
+      [
+        ['handshake', true, 'Bearer tok-1'],
+        ['query', true, undefined],
+      ],
+    );
+    assert.deepEqual(
+      readFileSync(record, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { type: string }).type),
+      ['handshake', 'query'],
+    );
   });
 
   it('plaintext: records tls false; scripted HTTP statuses echo the Authorization header when told to', async () => {
@@ -140,7 +144,13 @@ describe('checks-http', () => {
 
   it('C8: the token in a log, an error message, a cause or a field is found, and masked in the finding', () => {
     const token = 'cgp-c8-unit-0123456789';
-    assert.deepEqual(checkCredentialNotSurfaced(['C8'], token, [{ where: 'log', value: 'info - Bearer Credential(<redacted>)' }, { where: 'err', value: new Error('x') }]), []);
+    assert.deepEqual(
+      checkCredentialNotSurfaced(['C8'], token, [
+        { where: 'log', value: 'info - Bearer Credential(<redacted>)' },
+        { where: 'err', value: new Error('x') },
+      ]),
+      [],
+    );
     const inCause = new Error('outer', { cause: new Error(`inner Bearer ${token}`) });
     const inField = Object.assign(new Error('outer'), { header: `authorization: Bearer ${token}` });
     const found = checkCredentialNotSurfaced(['C8'], token, [
@@ -149,7 +159,10 @@ describe('checks-http', () => {
       { where: 'field', value: inField },
       { where: 'absent', value: undefined },
     ]);
-    assert.deepEqual(found.map((f) => f.message.split(':')[0]), ['C8 violated', 'C8 violated', 'C8 violated']);
+    assert.deepEqual(
+      found.map((f) => f.message.split(':')[0]),
+      ['C8 violated', 'C8 violated', 'C8 violated'],
+    );
     for (const f of found) assert.ok(!f.message.includes(token), f.message);
   });
 });

@@ -54,7 +54,10 @@ describe('V2: a requested identity with no verdict is unknown', () => {
     // a failed precondition (docs/interpretations.md §97): "could not observe V2: …", a harness-side error
     assert.throws(() => checkMissingVerdictUnknown(outcome([], []), asked, held, []), /^Inconclusive: could not observe V2: the script leaves no requested identity/);
     // the host re-queried instead of verifying: the missing verdict was never met
-    assert.throws(() => checkMissingVerdictUnknown(outcome([alpha], [[beta, 'unknown', 'x']]), [], held, ['frm_beta']), /^Inconclusive: could not observe V2: the identity of "frm_beta" never reached the provider/);
+    assert.throws(
+      () => checkMissingVerdictUnknown(outcome([alpha], [[beta, 'unknown', 'x']]), [], held, ['frm_beta']),
+      /^Inconclusive: could not observe V2: the identity of "frm_beta" never reached the provider/,
+    );
     failsWith(checkMissingVerdictUnknown(undefined, asked, held, ['frm_beta']), 'V2');
   });
 });
@@ -85,20 +88,75 @@ describe('F13: kept frames of a signed strict subset carry proofs recomputing th
   const full = retainProofs('signed', raw.frames, ids);
 
   it('passes on proofs derived from the complete signed set', () => {
-    assert.deepEqual(checkKeptProofsRecomputeRoot('signed', raw, composedWith(2, (i) => full[i]!.inclusion_proof)), []);
+    assert.deepEqual(
+      checkKeptProofsRecomputeRoot(
+        'signed',
+        raw,
+        composedWith(2, (i) => full[i]!.inclusion_proof),
+      ),
+      [],
+    );
   });
   it('fails on a kept frame without a proof, or with one derived after dropping the rest', () => {
-    failsWith(checkKeptProofsRecomputeRoot('signed', raw, composedWith(2, () => undefined)), 'F13', 'no inclusion proof');
+    failsWith(
+      checkKeptProofsRecomputeRoot(
+        'signed',
+        raw,
+        composedWith(2, () => undefined),
+      ),
+      'F13',
+      'no inclusion proof',
+    );
     const late = retainProofs('signed', raw.frames.slice(0, 2), ids.slice(0, 2));
-    failsWith(checkKeptProofsRecomputeRoot('signed', raw, composedWith(2, (i) => late[i]!.inclusion_proof)), 'F13', 'does not recompute');
+    failsWith(
+      checkKeptProofsRecomputeRoot(
+        'signed',
+        raw,
+        composedWith(2, (i) => late[i]!.inclusion_proof),
+      ),
+      'F13',
+      'does not recompute',
+    );
     // a sibling's proof: right root, wrong leaf
-    failsWith(checkKeptProofsRecomputeRoot('signed', raw, composedWith(2, (i) => full[(i + 1) % 4]!.inclusion_proof)), 'F13', 'does not recompute');
+    failsWith(
+      checkKeptProofsRecomputeRoot(
+        'signed',
+        raw,
+        composedWith(2, (i) => full[(i + 1) % 4]!.inclusion_proof),
+      ),
+      'F13',
+      'does not recompute',
+    );
   });
   it('reports a composition keeping all or none of the signed frames instead of passing it', () => {
-    assert.throws(() => checkKeptProofsRecomputeRoot('signed', raw, composedWith(4, (i) => full[i]!.inclusion_proof)), /^Inconclusive: could not observe F13: the composition kept 4 of the 4/);
-    assert.throws(() => checkKeptProofsRecomputeRoot('signed', raw, composedWith(0, () => undefined)), /^Inconclusive: could not observe F13: the composition kept 0 of the 4/);
+    assert.throws(
+      () =>
+        checkKeptProofsRecomputeRoot(
+          'signed',
+          raw,
+          composedWith(4, (i) => full[i]!.inclusion_proof),
+        ),
+      /^Inconclusive: could not observe F13: the composition kept 4 of the 4/,
+    );
+    assert.throws(
+      () =>
+        checkKeptProofsRecomputeRoot(
+          'signed',
+          raw,
+          composedWith(0, () => undefined),
+        ),
+      /^Inconclusive: could not observe F13: the composition kept 0 of the 4/,
+    );
     // the harness's own provider serving no signed result is a harness error, not a finding
-    assert.throws(() => checkKeptProofsRecomputeRoot('signed', { frames: raw.frames }, composedWith(2, () => undefined)), /^Inconclusive: could not observe F13: the harness's provider served no signed result/);
+    assert.throws(
+      () =>
+        checkKeptProofsRecomputeRoot(
+          'signed',
+          { frames: raw.frames },
+          composedWith(2, () => undefined),
+        ),
+      /^Inconclusive: could not observe F13: the harness's provider served no signed result/,
+    );
   });
 });
 
@@ -120,7 +178,10 @@ async function observeVerify(script: Record<string, unknown>, mode?: string) {
     const fanOut = await host.queryAll(SAMPLE_QUERY);
     const frames = fanOut.answers.flatMap((a) => a.frames);
     const verified = await host.verify(d.routingId, frames);
-    const received = readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const received = readFileSync(record, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     return { frames, verified, received };
   } finally {
     await host.close();
@@ -158,13 +219,23 @@ async function judgeVerify(mode?: string): Promise<Finding[]> {
   return [
     ...checkMissingVerdictUnknown(v2.verified, v2.received, v2.frames, V2_SCRIPT.noVerdict),
     ...checkReusedOnlyOnValid(v3.verified, v3.received, v3.frames, { frm_beta: 'unknown', frm_gamma: 'unknown' }),
-    ...checkReusedOnlyOnValid(v3e.verified, v3e.received, v3e.frames, {}, v3e.frames.map((f) => f.frameId.frame_id)),
+    ...checkReusedOnlyOnValid(
+      v3e.verified,
+      v3e.received,
+      v3e.frames,
+      {},
+      v3e.frames.map((f) => f.frameId.frame_id),
+    ),
   ];
 }
 
 describe('host variants of the proofs group, end to end', () => {
   it('every variant is wired into the host manifest', () => {
-    for (const v of PROOFS_VARIANTS) assert.equal(HOST_MISBEHAVIOURS.find((m) => m.mode === v.mode), v);
+    for (const v of PROOFS_VARIANTS)
+      assert.equal(
+        HOST_MISBEHAVIOURS.find((m) => m.mode === v.mode),
+        v,
+      );
   });
   it('the honest bundled host passes V2, V3 and F13 (derived and carried proofs)', async () => {
     assert.deepEqual(await judgeVerify(), []);

@@ -22,12 +22,7 @@ import {
   servedFrames,
   smallOrderKeyScript,
 } from '../../../../src/conformance/host-suite/checks/verify.js';
-import {
-  checkAttributionHandles,
-  checkAttributionReconcilable,
-  checkCitedObserved,
-  checkUsageBillsServed,
-} from '../../../../src/conformance/host-suite/checks/usage.js';
+import { checkAttributionHandles, checkAttributionReconcilable, checkCitedObserved, checkUsageBillsServed } from '../../../../src/conformance/host-suite/checks/usage.js';
 import { SCRIPTED_PROVIDER } from '../../../../src/conformance/host-suite/scripted/scripted-relay.js';
 import { checkFieldStability, inventorySchemaDir, readInventory } from '../../../../src/conformance/types/types-stability.js';
 import type { FanOutResult } from '../../../../src/host/fan-out.js';
@@ -42,7 +37,10 @@ const warnings = (fs: Finding[]) => fs.filter((f) => f.severity === 'warning');
 function failsWith(fs: Finding[], id: string): void {
   const e = errors(fs);
   assert.ok(e.length > 0, `expected a ${id} violation, got none`);
-  assert.ok(e.some((f) => f.message.startsWith(`${id} violated: `)), e.map((f) => f.message).join('\n'));
+  assert.ok(
+    e.some((f) => f.message.startsWith(`${id} violated: `)),
+    e.map((f) => f.message).join('\n'),
+  );
 }
 
 const D = (c: string) => `sha256:${c.repeat(64)}`;
@@ -135,7 +133,10 @@ describe('attestation checks: F8, F9, S6.5.4-distinct-verdicts', () => {
   it('S6.5.4-distinct-verdicts fails on a collapsed or boolean verdict', () => {
     assert.deepEqual(checkVerdicts({ frm_alpha: 'uncheckable' }, served, fanOut('uncheckable')), []);
     failsWith(checkVerdicts({ frm_alpha: 'uncheckable' }, served, fanOut('unattested')), 'S6.5.4-distinct-verdicts');
-    failsWith(checkVerdicts({ frm_alpha: 'uncheckable' }, served, { ...fanOut('uncheckable'), answers: [{ frames: [{ ...alpha, evidence: { verdict: false } }] }] } as unknown as FanOutResult), 'S6.5.4-distinct-verdicts');
+    failsWith(
+      checkVerdicts({ frm_alpha: 'uncheckable' }, served, { ...fanOut('uncheckable'), answers: [{ frames: [{ ...alpha, evidence: { verdict: false } }] }] } as unknown as FanOutResult),
+      'S6.5.4-distinct-verdicts',
+    );
   });
 });
 
@@ -169,7 +170,10 @@ async function observe(mode?: string) {
     const composed = await host.compose(fanOut.answers, { budgetTokens: 4_000 });
     const usage = await host.usage(SAMPLE_QUERY, fanOut);
     const attribution = await host.attribute(composed, usage, OUTPUT);
-    const received = readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const received = readFileSync(record, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     return { fanOut, held, verified, composed, usage, attribution, received };
   } finally {
     await host.close();

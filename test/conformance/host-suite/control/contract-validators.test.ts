@@ -9,10 +9,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { contractIssues, contractSchemaDir, CONTRACT_SCHEMA_BASE } from '../../../../src/conformance/host-suite/control/contract.js';
 import { pointerTokens } from '../../../../src/util/json-pointer.js';
 
-const at = (doc: unknown, pointer: string): unknown => pointerTokens(pointer).reduce<unknown>((node, t) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[t] : undefined), doc);
+const at = (doc: unknown, pointer: string): unknown =>
+  pointerTokens(pointer).reduce<unknown>((node, t) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[t] : undefined), doc);
 
 const DIR = contractSchemaDir();
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.schema.json')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort();
 const DOCS = new Map(FILES.map((f) => [f, JSON.parse(readFileSync(join(DIR, f), 'utf8')) as unknown]));
 const OPS = FILES.filter((f) => f !== 'defs.schema.json').map((f) => f.replace(/\.schema\.json$/, ''));
 
@@ -20,7 +23,21 @@ const runtime = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: t
 for (const doc of DOCS.values()) runtime.addSchema(doc as object);
 
 /** Wrong values of every shape, and each value's members broken one at a time. */
-const BAD: unknown[] = [null, 0, 'x', true, [], {}, [null], [{}], [1, 2, 3, 4, 5, 6, 7, 8], { blocks: 'x' }, { answers: [{}], failures: [{ error: {} }] }, { routingId: 3, name: [] }, ['a', [1], { alias: 2 }]];
+const BAD: unknown[] = [
+  null,
+  0,
+  'x',
+  true,
+  [],
+  {},
+  [null],
+  [{}],
+  [1, 2, 3, 4, 5, 6, 7, 8],
+  { blocks: 'x' },
+  { answers: [{}], failures: [{ error: {} }] },
+  { routingId: 3, name: [] },
+  ['a', [1], { alias: 2 }],
+];
 
 test('every operation and part: the ahead-of-time validators judge every value as the published schemas do', () => {
   let compared = 0;

@@ -30,7 +30,11 @@ function verdicts(r: Awaited<ReturnType<typeof runSuite>>): string[] {
 
 function assertNoFalseVerdict(r: Awaited<ReturnType<typeof runSuite>>, expectNotApplicable: readonly string[] = []): void {
   const wrong = r.summary.scenarios.filter((s) => s.status === 'failed' || (s.status === 'not-applicable' && !s.ids.some((id) => expectNotApplicable.includes(id))));
-  assert.deepEqual(wrong.map((s) => `${s.status} ${s.ids.join(',')} ${s.name}: ${(s.harness_error ?? s.message ?? s.not_applicable ?? '').split('\n')[0]}`), [], verdicts(r).join('\n'));
+  assert.deepEqual(
+    wrong.map((s) => `${s.status} ${s.ids.join(',')} ${s.name}: ${(s.harness_error ?? s.message ?? s.not_applicable ?? '').split('\n')[0]}`),
+    [],
+    verdicts(r).join('\n'),
+  );
   assert.ok(r.summary.scenarios.length > 0, 'no scenario ran');
 }
 
@@ -65,7 +69,11 @@ describe('capabilities decide applicability, never a pass', () => {
   it('a host declaring no optional capability: conditional scenarios not applicable naming the capability; never-waived MUSTs and test hooks unverified', async () => {
     const r = await runHonest('declares-no-options', '@needs-revoke or @needs-attribution or @needs-score-thresholds or @needs-attestation-checks or @needs-http or @needs-embedding');
     const bad = r.summary.scenarios.filter((s) => s.status === 'passed' || (s.status === 'failed' && !/unverified: needs /.test(s.harness_error ?? '')));
-    assert.deepEqual(bad.map((s) => `${s.status} ${s.name}`), [], verdicts(r).join('\n'));
+    assert.deepEqual(
+      bad.map((s) => `${s.status} ${s.name}`),
+      [],
+      verdicts(r).join('\n'),
+    );
     for (const s of r.summary.scenarios.filter((x) => x.status === 'not-applicable')) assert.match(s.not_applicable ?? '', /lacks the capability [a-z-]+/, s.name);
     // C8 binds every host: without http its scenarios are unverified, never not applicable
     const c8 = r.summary.scenarios.filter((s) => s.ids.includes('C8'));
@@ -109,7 +117,13 @@ describe('every op result of the bundled host is valid under the published schem
       results.push(['grantConsent', await host.grantConsent(d.routingId, { grantor: 'test' })]);
       const fanOut = await host.queryAll(query);
       results.push(['queryAll', fanOut]);
-      results.push(['verify', await host.verify(d.routingId, fanOut.answers.flatMap((a) => a.frames))]);
+      results.push([
+        'verify',
+        await host.verify(
+          d.routingId,
+          fanOut.answers.flatMap((a) => a.frames),
+        ),
+      ]);
       const composed = await host.compose(fanOut.answers, { budgetTokens: 4000 });
       results.push(['compose', composed]);
       results.push(['compose', await host.compose(fanOut.answers, { modelBudgetTokens: 40 })]);
@@ -140,7 +154,10 @@ describe('a result that breaks the published contract', () => {
     for (const s of r.summary.scenarios) {
       assert.equal(s.status, 'inconclusive', s.name);
       assert.equal(s.findings.length, 0, 'no finding against D2');
-      assert.match(s.harness_error ?? '', /contract error: the compose result breaks schema\/host-control\/compose\.schema\.json — \/blocks is required \(schema compose\.schema\.json#\/\$defs\/result\/required\)/);
+      assert.match(
+        s.harness_error ?? '',
+        /contract error: the compose result breaks schema\/host-control\/compose\.schema\.json — \/blocks is required \(schema compose\.schema\.json#\/\$defs\/result\/required\)/,
+      );
     }
     assert.equal(r.summary.ids.find((i) => i.id === 'D2')?.status, 'unwitnessed');
   });

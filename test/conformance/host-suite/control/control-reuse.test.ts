@@ -41,8 +41,9 @@ async function withEnv<T>(env: Record<string, string | undefined>, f: () => T | 
   try {
     return await f();
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 }
 
@@ -89,7 +90,10 @@ test('a session that broke (an operation timed out) is not reused: the next sess
 });
 
 test('CGP_HOST_REUSE=0, or a host that does not declare sessions "many": every session is a fresh process', async () => {
-  for (const env of [{ CGP_HOST_REUSE: '0', ONE: undefined }, { CGP_HOST_REUSE: undefined, ONE: '1' }]) {
+  for (const env of [
+    { CGP_HOST_REUSE: '0', ONE: undefined },
+    { CGP_HOST_REUSE: undefined, ONE: '1' },
+  ]) {
     // set for the whole sessions: the reuse setting is read at each init, ONE when a process starts
     await withEnv({ CGP_HOST_WARM: '0', ...env }, async () => {
       const factory = controlledHostFactory(`${process.execPath} ${FAKE}`);

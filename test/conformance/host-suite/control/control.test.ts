@@ -28,27 +28,37 @@ test('host control protocol: the honest bundled host passes C6 through a control
 // in-process adapter's, and a misbehaving variant served by it must be caught.
 const BUNDLE = join(findPackageRoot(), 'dist', 'bundle', 'control-server.cjs');
 
-test('host control protocol: the bundled control server (dist/bundle) gives every in-process verdict, reused across sessions and fresh per session; a misbehaving variant is caught', { timeout: 240_000 }, async () => {
-  assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: npm run build produces it`);
-  const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-host-bundle-'));
-  const verdicts = (r: Awaited<ReturnType<typeof runSuite>>) => r.summary.scenarios.map((s) => `${s.uri}:${s.line} ${s.status}`).sort();
-  const inProcess = await runSuite({ side: 'host', reportName: 'in-process', reportsDir, progress: null });
-  const bundled = await runSuite({ side: 'host', hostCommand: `${process.execPath} ${BUNDLE}`, reportName: 'bundle', reportsDir, progress: null });
-  assert.equal(bundled.success, true, JSON.stringify(bundled.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => [s.name, s.status, s.message])));
-  assert.ok(bundled.summary.scenarios.length >= 60, `${bundled.summary.scenarios.length} scenarios`);
-  assert.deepEqual(verdicts(bundled), verdicts(inProcess));
-  assert.deepEqual(bundled.summary.ids.map((i) => `${i.id} ${i.status}`), inProcess.summary.ids.map((i) => `${i.id} ${i.status}`));
-  // the bundled server declares sessions "many": the same verdicts with every session in a process of its own
-  process.env.CGP_HOST_REUSE = '0';
-  let fresh: Awaited<ReturnType<typeof runSuite>>;
-  try {
-    fresh = await runSuite({ side: 'host', hostCommand: `${process.execPath} ${BUNDLE}`, reportName: 'bundle-fresh', reportsDir, progress: null });
-  } finally {
-    delete process.env.CGP_HOST_REUSE;
-  }
-  assert.deepEqual(verdicts(fresh), verdicts(inProcess));
-  assert.deepEqual(fresh.summary.ids.map((i) => `${i.id} ${i.status}`), inProcess.summary.ids.map((i) => `${i.id} ${i.status}`));
-  const bad = await runSuite({ side: 'host', hostCommand: `${process.execPath} ${BUNDLE} --misbehave skip-consent-gate`, tags: '@C6', reportName: 'bundle-bad', reportsDir, progress: null });
-  assert.equal(bad.success, false);
-  assert.match(bad.summary.scenarios.find((s) => s.status === 'failed')?.message ?? '', /^C6 violated/m);
-});
+test(
+  'host control protocol: the bundled control server (dist/bundle) gives every in-process verdict, reused across sessions and fresh per session; a misbehaving variant is caught',
+  { timeout: 240_000 },
+  async () => {
+    assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: npm run build produces it`);
+    const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-host-bundle-'));
+    const verdicts = (r: Awaited<ReturnType<typeof runSuite>>) => r.summary.scenarios.map((s) => `${s.uri}:${s.line} ${s.status}`).sort();
+    const inProcess = await runSuite({ side: 'host', reportName: 'in-process', reportsDir, progress: null });
+    const bundled = await runSuite({ side: 'host', hostCommand: `${process.execPath} ${BUNDLE}`, reportName: 'bundle', reportsDir, progress: null });
+    assert.equal(bundled.success, true, JSON.stringify(bundled.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => [s.name, s.status, s.message])));
+    assert.ok(bundled.summary.scenarios.length >= 60, `${bundled.summary.scenarios.length} scenarios`);
+    assert.deepEqual(verdicts(bundled), verdicts(inProcess));
+    assert.deepEqual(
+      bundled.summary.ids.map((i) => `${i.id} ${i.status}`),
+      inProcess.summary.ids.map((i) => `${i.id} ${i.status}`),
+    );
+    // the bundled server declares sessions "many": the same verdicts with every session in a process of its own
+    process.env.CGP_HOST_REUSE = '0';
+    let fresh: Awaited<ReturnType<typeof runSuite>>;
+    try {
+      fresh = await runSuite({ side: 'host', hostCommand: `${process.execPath} ${BUNDLE}`, reportName: 'bundle-fresh', reportsDir, progress: null });
+    } finally {
+      delete process.env.CGP_HOST_REUSE;
+    }
+    assert.deepEqual(verdicts(fresh), verdicts(inProcess));
+    assert.deepEqual(
+      fresh.summary.ids.map((i) => `${i.id} ${i.status}`),
+      inProcess.summary.ids.map((i) => `${i.id} ${i.status}`),
+    );
+    const bad = await runSuite({ side: 'host', hostCommand: `${process.execPath} ${BUNDLE} --misbehave skip-consent-gate`, tags: '@C6', reportName: 'bundle-bad', reportsDir, progress: null });
+    assert.equal(bad.success, false);
+    assert.match(bad.summary.scenarios.find((s) => s.status === 'failed')?.message ?? '', /^C6 violated/m);
+  },
+);

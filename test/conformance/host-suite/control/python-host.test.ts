@@ -25,7 +25,8 @@ function requirePython(): void {
 }
 
 type Run = Awaited<ReturnType<typeof runSuite>>;
-const notPassed = (r: Run) => r.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => `${s.status} ${s.uri}:${s.line} ${s.name}: ${s.not_applicable ?? s.harness_error ?? s.message ?? ''}`);
+const notPassed = (r: Run) =>
+  r.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => `${s.status} ${s.uri}:${s.line} ${s.name}: ${s.not_applicable ?? s.harness_error ?? s.message ?? ''}`);
 
 test('python host: the honest run has 0 failures; every not-applicable or inconclusive scenario names a capability it lacks', { timeout: 240_000 }, async (t) => {
   requirePython();
@@ -34,14 +35,23 @@ test('python host: the honest run has 0 failures; every not-applicable or inconc
   for (const line of notPassed(run)) t.diagnostic(line.replace(/^failed (?=.*harness error)/, 'inconclusive '));
   const totals = run.summary.totals;
   const failed = run.summary.scenarios.filter((s) => s.status === 'failed' && s.harness_error === undefined);
-  t.diagnostic(`${run.summary.scenarios.length} scenarios: ${totals.passed} passed, ${failed.length} failed, ${totals['not-applicable']} not applicable, ${run.summary.harness_errors} inconclusive (unverified)`);
+  t.diagnostic(
+    `${run.summary.scenarios.length} scenarios: ${totals.passed} passed, ${failed.length} failed, ${totals['not-applicable']} not applicable, ${run.summary.harness_errors} inconclusive (unverified)`,
+  );
   assert.ok(run.summary.scenarios.length >= 60, `${run.summary.scenarios.length} scenarios ran`);
-  assert.deepEqual(failed.map((s) => `${s.uri}:${s.line} ${s.message}`), [], 'the honest Python host has no failure');
+  assert.deepEqual(
+    failed.map((s) => `${s.uri}:${s.line} ${s.message}`),
+    [],
+    'the honest Python host has no failure',
+  );
   assert.ok(totals.passed >= 40, `${totals.passed} passed`);
   for (const s of run.summary.scenarios) {
     const reason = s.not_applicable ?? s.harness_error;
     if (s.status === 'passed' || reason === undefined) continue;
-    assert.ok(LACKS.some((c) => reason.includes(c)), `${s.uri}:${s.line} ${s.name} is ${s.status} with a reason naming no capability the host lacks: ${reason}`);
+    assert.ok(
+      LACKS.some((c) => reason.includes(c)),
+      `${s.uri}:${s.line} ${s.name} is ${s.status} with a reason naming no capability the host lacks: ${reason}`,
+    );
   }
   // it declares sessions "many": every session in a fresh process must give the same verdicts
   const verdicts = (r: Run) => r.summary.scenarios.map((s) => `${s.uri}:${s.line} ${s.status}`).sort();
@@ -78,7 +88,15 @@ test('python host: every --misbehave mode is caught under the anchor it breaks',
   requirePython();
   const listed = spawnSync('python3', ['examples/python-host/host.py', '--list-misbehaviours'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(listed.status, 0, listed.stderr);
-  assert.deepEqual(listed.stdout.trim().split('\n').map((l) => l.split('\t')[0]).sort(), MODES.map((m) => m.mode).sort(), 'every mode the host lists is tested here');
+  assert.deepEqual(
+    listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[0])
+      .sort(),
+    MODES.map((m) => m.mode).sort(),
+    'every mode the host lists is tested here',
+  );
   const reportsDir = mkdtempSync(join(tmpdir(), 'cgp-python-host-bad-'));
   const misses: string[] = [];
   for (const { mode, tags, anchor, severity = 'error' } of MODES) {

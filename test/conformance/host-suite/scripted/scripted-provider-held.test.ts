@@ -37,7 +37,11 @@ test('held=<ms>: the held answer follows the answer to the query after it, long 
     p.query('q-slow', 'the slow one held=600000');
     p.query('q-fast', 'the fast one delay=0');
     await p.until(3);
-    assert.deepEqual(p.lines.slice(1).map((l) => l.id), ['q-fast', 'q-slow'], 'the fast answer first, then the held one');
+    assert.deepEqual(
+      p.lines.slice(1).map((l) => l.id),
+      ['q-fast', 'q-slow'],
+      'the fast answer first, then the held one',
+    );
   } finally {
     p.child.kill();
   }
@@ -51,7 +55,10 @@ test('held=<ms>: a query answered before it arrived does not release it; its bou
     await p.until(2);
     p.query('q-held', 'held alone held=50');
     await p.until(3);
-    assert.deepEqual(p.lines.slice(1).map((l) => l.id), ['q-first', 'q-held']);
+    assert.deepEqual(
+      p.lines.slice(1).map((l) => l.id),
+      ['q-first', 'q-held'],
+    );
   } finally {
     p.child.kill();
   }

@@ -40,7 +40,11 @@ interface Outcome {
  * Spawn the command as a host would, write `input` in the given pieces (each after the previous answer
  * count is reached), then end stdin unless `keepOpen`; resolve with everything the child wrote and how it ended.
  */
-async function drive(cmd: ScriptedCommand, steps: Array<{ write: string; expectLines?: number }>, opts: { keepOpen?: boolean; killAfterMs?: number; env?: Record<string, string> } = {}): Promise<Outcome> {
+async function drive(
+  cmd: ScriptedCommand,
+  steps: Array<{ write: string; expectLines?: number }>,
+  opts: { keepOpen?: boolean; killAfterMs?: number; env?: Record<string, string> } = {},
+): Promise<Outcome> {
   const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? minimalEnv(), detached: true });
   let stdout = '';
   const waiters: Array<() => void> = [];
@@ -71,12 +75,43 @@ const query = (id: string, goal = 'g') => JSON.stringify({ type: 'query', id, qu
 
 /** The cases both ways are compared on: config, input, how the run ends. */
 const CASES: Array<{ name: string; config: Record<string, unknown>; steps: Array<{ write: string; expectLines?: number }>; keepOpen?: boolean }> = [
-  { name: 'handshake, one query, end of input', config: {}, steps: [{ write: HANDSHAKE, expectLines: 1 }, { write: query('q1'), expectLines: 2 }] },
+  {
+    name: 'handshake, one query, end of input',
+    config: {},
+    steps: [
+      { write: HANDSHAKE, expectLines: 1 },
+      { write: query('q1'), expectLines: 2 },
+    ],
+  },
   { name: 'a shutdown envelope', config: {}, steps: [{ write: HANDSHAKE, expectLines: 1 }, { write: '{"type":"shutdown"}\n' }], keepOpen: true },
   { name: 'a crash on the query (exit 3) with stdin still open', config: { onQuery: 'crash' }, steps: [{ write: HANDSHAKE, expectLines: 1 }, { write: query('q1') }], keepOpen: true },
-  { name: 'not JSON, split lines and multibyte text across writes', config: { echoGoal: true }, steps: [{ write: 'not json\n', expectLines: 1 }, { write: HANDSHAKE.slice(0, 10) }, { write: HANDSHAKE.slice(10), expectLines: 2 }, { write: query('q1', 'héllo — ✓').slice(0, 70) }, { write: query('q1', 'héllo — ✓').slice(70), expectLines: 3 }] },
-  { name: 'an answer larger than a pipe buffer (100 kB frame; the node child takes its script on argv, capped near 128 KiB)', config: { serve: [{ id: 'big', content: 'x'.repeat(100_000) }] }, steps: [{ write: HANDSHAKE, expectLines: 1 }, { write: query('q1'), expectLines: 2 }] },
-  { name: 'correlation, out-of-order held answers', config: { correlation: true, concurrent: true, echoGoal: true }, steps: [{ write: HANDSHAKE, expectLines: 1 }, { write: query('a', 'slow held=600000') + query('b', 'fast'), expectLines: 3 }] },
+  {
+    name: 'not JSON, split lines and multibyte text across writes',
+    config: { echoGoal: true },
+    steps: [
+      { write: 'not json\n', expectLines: 1 },
+      { write: HANDSHAKE.slice(0, 10) },
+      { write: HANDSHAKE.slice(10), expectLines: 2 },
+      { write: query('q1', 'héllo — ✓').slice(0, 70) },
+      { write: query('q1', 'héllo — ✓').slice(70), expectLines: 3 },
+    ],
+  },
+  {
+    name: 'an answer larger than a pipe buffer (100 kB frame; the node child takes its script on argv, capped near 128 KiB)',
+    config: { serve: [{ id: 'big', content: 'x'.repeat(100_000) }] },
+    steps: [
+      { write: HANDSHAKE, expectLines: 1 },
+      { write: query('q1'), expectLines: 2 },
+    ],
+  },
+  {
+    name: 'correlation, out-of-order held answers',
+    config: { correlation: true, concurrent: true, echoGoal: true },
+    steps: [
+      { write: HANDSHAKE, expectLines: 1 },
+      { write: query('a', 'slow held=600000') + query('b', 'fast'), expectLines: 3 },
+    ],
+  },
 ];
 
 test('this machine starts scripted providers through the relay (bash with /dev/tcp is present)', async () => {
@@ -144,7 +179,10 @@ test('the host suite gives every verdict the same with node children and with re
   assert.equal(viaRelay.success, true, JSON.stringify(viaRelay.summary.scenarios.filter((s) => s.status !== 'passed').map((s) => [s.name, s.status, s.message])));
   assert.ok(viaRelay.summary.scenarios.length >= 60, `${viaRelay.summary.scenarios.length} scenarios`);
   assert.deepEqual(verdicts(viaRelay), verdicts(viaNode));
-  assert.deepEqual(viaRelay.summary.ids.map((i) => `${i.id} ${i.status}`), viaNode.summary.ids.map((i) => `${i.id} ${i.status}`));
+  assert.deepEqual(
+    viaRelay.summary.ids.map((i) => `${i.id} ${i.status}`),
+    viaNode.summary.ids.map((i) => `${i.id} ${i.status}`),
+  );
   for (const mode of ['node', 'relay'] as const) {
     const bad = await run(mode, 'skip-consent-gate');
     assert.equal(bad.success, false, `skip-consent-gate caught with ${mode} children`);

@@ -38,7 +38,11 @@ describe('inspect --web in headless Chromium', () => {
     mkdirSync(shots, { recursive: true });
     const target = provider();
 
-    const cli = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'inspect', '--web', '--timeout', '10000', '--', ...target], { cwd: ROOT, env: CLEAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'inspect', '--web', '--timeout', '10000', '--', ...target], {
+      cwd: ROOT,
+      env: CLEAN_ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     cli.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     cli.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -137,10 +141,21 @@ describe('inspect --web in headless Chromium', () => {
       await download.saveAs(file);
       const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
       assert.match(lines[0]!, /"type":"handshake"/);
-      assert.ok(lines.some((l) => l.includes('"max_frames":1')), 'the query sent is in the file');
-      assert.ok(lines.some((l) => l.includes('"type":"verify"')), 'the verify sent is in the file');
+      assert.ok(
+        lines.some((l) => l.includes('"max_frames":1')),
+        'the query sent is in the file',
+      );
+      assert.ok(
+        lines.some((l) => l.includes('"type":"verify"')),
+        'the verify sent is in the file',
+      );
       assert.ok(lines.includes('{"type":"query","query":{"goal":"unterminated"'), 'the malformed line, byte for byte');
-      const replay = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'replay', file, '--', ...target, '--misbehave', 'ignore-max-frames'], { cwd: ROOT, env: CLEAN_ENV, encoding: 'utf8', timeout: 60_000 });
+      const replay = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'replay', file, '--', ...target, '--misbehave', 'ignore-max-frames'], {
+        cwd: ROOT,
+        env: CLEAN_ENV,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       process.stderr.write(`replay: exit ${replay.status}\n${replay.stderr}${replay.stdout}`);
       assert.equal(replay.status, 0, `replay accepts the file and the provider answers its last query\n${replay.stderr}${replay.stdout}`);
       assert.match(replay.stdout, /replay: not reproduced — the query "inspector-replay-probe" was answered/);

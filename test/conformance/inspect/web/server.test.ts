@@ -37,8 +37,7 @@ function call(port: number, method: string, path: string, opts: { headers?: Reco
   });
 }
 
-const post = (ins: Inspector, path: string, body: unknown) =>
-  call(ins.port, 'POST', path, { headers: { 'x-cgp-token': ins.token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (ins: Inspector, path: string, body: unknown) => call(ins.port, 'POST', path, { headers: { 'x-cgp-token': ins.token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 function alive(pid: number): boolean {
   try {
