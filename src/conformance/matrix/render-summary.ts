@@ -3,6 +3,7 @@
  * MAX_CHANGE_LINES lines of changes and one line of failed ids per implementation) and the badge per
  * implementation (badges/<slug>.svg). docs/matrix.md "The site".
  */
+import { badgeSvg } from '../report/badge.js';
 import { changeCount, changeLines } from './diff.js';
 import type { Column, MatrixDoc } from './types.js';
 
@@ -63,41 +64,11 @@ export function renderSummary(doc: MatrixDoc): string {
   return `${out.join('\n')}\n`;
 }
 
-function textWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) {
-    if ("il.,:;|!'· ".includes(ch)) w += 4;
-    else if ('fjrt()/'.includes(ch)) w += 5;
-    else if ('mwMW'.includes(ch)) w += 10;
-    else if (/[A-Z0-9]/.test(ch)) w += 8;
-    else w += 7;
-  }
-  return w;
-}
-
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /** "CGP · <name> | MUST 58/60" (green: every applicable MUST met; red: a MUST failed; grey: no verdict). */
 export function renderColumnBadge(c: Column): string {
   const label = `CGP · ${c.name}`;
   const mustFailed = c.score !== null && Object.values(c.cells).some((x) => x.status === 'failed');
   const message = c.score === null ? c.outcome.replace('-', ' ') : `MUST ${c.score.must_met}/${c.score.must_applicable}${mustFailed ? ' · failed' : ''}`;
   const color = c.score === null ? '#6b6b6b' : mustFailed ? '#c62828' : c.score.must_met === c.score.must_applicable ? '#2e7d32' : '#b26a00';
-  const lw = textWidth(label) + 12;
-  const mw = textWidth(message) + 12;
-  const title = `${label}: ${message}`;
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${lw + mw}" height="20" role="img" aria-label="${esc(title)}">`,
-    `<title>${esc(title)}</title>`,
-    `<rect width="${lw}" height="20" fill="#555"/>`,
-    `<rect x="${lw}" width="${mw}" height="20" fill="${color}"/>`,
-    '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">',
-    `<text x="${lw / 2}" y="14">${esc(label)}</text>`,
-    `<text x="${lw + mw / 2}" y="14">${esc(message)}</text>`,
-    '</g>',
-    '</svg>',
-    '',
-  ].join('\n');
+  return badgeSvg(label, message, color, `${label}: ${message}`);
 }

@@ -28,11 +28,14 @@ export function badgeText(report: CoverageReport): BadgeText {
 
 export function renderBadge(report: CoverageReport): string {
   const { label, message, conformant } = badgeText(report);
+  return badgeSvg(label, message, conformant ? '#2e7d32' : '#c62828', `${label} ${message}`);
+}
+
+/** A two-part flat badge (label on grey, message on `color`); byte-stable for the same text. */
+export function badgeSvg(label: string, message: string, color: string, title: string): string {
   const labelWidth = textWidth(label) + 12;
   const messageWidth = textWidth(message) + 12;
   const width = labelWidth + messageWidth;
-  const color = conformant ? '#2e7d32' : '#c62828';
-  const title = `${label} ${message}`;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="20" role="img" aria-label="${esc(title)}">`,
     `<title>${esc(title)}</title>`,
