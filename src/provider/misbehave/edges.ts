@@ -7,24 +7,11 @@
 import { EMBEDDING_DIMENSIONS } from '../catalogue.js';
 import { budget, filterKinds } from '../engine.js';
 import { correlationIdOf, errorEnvelope, isJsonObject, type JsonObject, type OutEnvelope } from '../wire.js';
-import { exitWith, type ModeHooks } from './shared.js';
+import { exitWith, jsonDepth, type ModeHooks } from './shared.js';
 
 const U32_MAX = 4_294_967_295;
 /** A common fixed read buffer: a line longer than this is read as several (mode split-long-lines). */
 const READ_BUFFER = 64 * 1024;
-
-/** Nesting depth of a JSON value (a scalar is 0), iterative: the depth itself never exhausts this stack. */
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    max = Math.max(max, d + 1);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
 
 /** About how many bytes an envelope took on the wire: the length of its strings and member names (iterative). */
 function approximateBytes(value: unknown): number {
@@ -120,7 +107,7 @@ export const EDGE_MODES = {
   },
   'crash-on-very-deep-nesting': {
     // a recursive parser with a 1000-level stack: the suite's 512-level line passes, a far deeper one does not
-    inbound: (envelope) => (depthOf(envelope) > 1000 ? exitWith(1) : undefined),
+    inbound: (envelope) => (jsonDepth(envelope) > 1000 ? exitWith(1) : undefined),
   },
   'case-folded-members': {
     // member names read case-insensitively, the last spelling wins: `Max_Frames` overrides `max_frames`

@@ -41,3 +41,16 @@ export function everyFrame(edit: (frame: WireFrame, ctx: QueryContext) => void):
       return copy;
     });
 }
+
+/** Nesting depth of a JSON value (a scalar is 0), iterative: a deep value never exhausts this stack. */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    max = Math.max(max, d + 1);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}

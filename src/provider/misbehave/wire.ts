@@ -1,6 +1,6 @@
 /** Robustness and wire misbehaviours: R1, R2, U1, S2.1 (unknown type, no newline). */
 import { correlationIdOf, errorEnvelope, isJsonObject, type JsonObject } from '../wire.js';
-import { exitWith, hang, noReply, type ModeHooks } from './shared.js';
+import { exitWith, hang, jsonDepth, noReply, type ModeHooks } from './shared.js';
 
 /** The members this provider knows, per envelope type and nested payload. */
 const KNOWN_MEMBERS: Record<string, readonly string[]> = {
@@ -21,19 +21,6 @@ function unknownMember(envelope: JsonObject): string | undefined {
     if (inner !== undefined) return `query.${inner}`;
   }
   return undefined;
-}
-
-/** Nesting depth of a JSON value (a scalar is 0), iterative: a deep value does not exhaust the stack. */
-function depth(value: unknown): number {
-  let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    max = Math.max(max, d + 1);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
 }
 
 /** A verify whose request.frames is not an array (one malformed request type). */
@@ -59,7 +46,7 @@ export const WIRE_MODES = {
       return rest;
     },
   },
-  'crash-on-deep-nesting': { inbound: (env) => (depth(env) > 64 ? exitWith(1) : undefined) },
+  'crash-on-deep-nesting': { inbound: (env) => (jsonDepth(env) > 64 ? exitWith(1) : undefined) },
   'crash-on-query': { beforeQuery: () => exitWith(1) },
   'hang-on-query': { beforeQuery: () => hang() },
   'crash-on-garbage': { garbage: () => exitWith(1) },

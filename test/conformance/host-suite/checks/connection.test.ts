@@ -17,33 +17,12 @@ import {
 import type { FanOutResult } from '../../../../src/host/fan-out.js';
 import { Host, ProviderError, ScopeContradiction, VersionMismatch } from '../../../../src/host/index.js';
 import { hostMisbehaviour } from '../../../../src/conformance/host-suite/variants/manifest.js';
-import type { ProviderAnswer, ProviderDescriptor } from '../../../../src/host/types.js';
-import { recorded, SAMPLE_QUERY, scripted, tempDir } from '../../../fixtures/host/helpers.js';
+import { answering, emptyFanOut, recorded, SAMPLE_QUERY, scripted, tempDir } from '../../../fixtures/host/helpers.js';
 
 import { errors, failsWith } from '../../../fixtures/host/findings.js';
 
 const handshake = { type: 'handshake', protocol_version: 'contextgraph/1.0' };
 const query = (extra: Record<string, unknown> = {}, env: Record<string, unknown> = {}) => ({ type: 'query', query: { ...SAMPLE_QUERY, ...extra }, ...env });
-const empty = (): FanOutResult => ({ answers: [], failures: [], skipped: [], audits: [], findings: [], notes: [] });
-const descriptor = (routingId: string): ProviderDescriptor => ({
-  routingId,
-  name: routingId,
-  version: '1',
-  ack: {} as ProviderDescriptor['ack'],
-  transport: 'stdio',
-  egress: false,
-  offMachineScopes: [],
-});
-function answering(routingId: string, frames: Array<Record<string, unknown>>): FanOutResult {
-  const answer = {
-    provider: descriptor(routingId),
-    query: SAMPLE_QUERY,
-    frames: frames.map((frame, rank) => ({ frameId: { provider_id: routingId, frame_id: String(frame.id), content_digest: 'sha256:x' }, frame, providerRoutingId: routingId, rank })),
-    truncated: false,
-    result: { frames, truncated: false },
-  } as unknown as ProviderAnswer;
-  return { ...empty(), answers: [answer] };
-}
 
 describe('host-connection checks: H3, C5', () => {
   const p = { label: 'future', received: [handshake] };
@@ -90,7 +69,7 @@ describe('host-connection checks: E1, P5, S3.2', () => {
 
 describe('host-connection checks: X1, X2, S10, U2, S8.1', () => {
   const p = { label: 'x', routingId: 'x', received: [handshake, query()] };
-  const failed = (err: unknown): FanOutResult => ({ ...empty(), failures: [{ routingId: 'x', name: 'x', error: err as ProviderError }] });
+  const failed = (err: unknown): FanOutResult => ({ ...emptyFanOut(), failures: [{ routingId: 'x', name: 'x', error: err as ProviderError }] });
   it('an error reported once, as internal and not retryable, passes', () => {
     assert.deepEqual(checkErrorNotRetried('X1', p, 'acme:quota', failed(new ProviderError('acme:quota', 'no')), undefined), []);
     assert.deepEqual(checkErrorNotRetried('X2', p, null, failed(new ProviderError(undefined, 'no')), undefined), []);
@@ -98,7 +77,7 @@ describe('host-connection checks: X1, X2, S10, U2, S8.1', () => {
   });
   it('a retried query, a missing failure, a retryable or misread error fails', () => {
     failsWith(checkErrorNotRetried('X1', { ...p, received: [handshake, query(), query()] }, 'acme:quota', failed(new ProviderError('acme:quota', 'no')), undefined), 'X1');
-    failsWith(checkErrorNotRetried('X2', p, null, empty(), undefined), 'X2');
+    failsWith(checkErrorNotRetried('X2', p, null, emptyFanOut(), undefined), 'X2');
     failsWith(checkErrorNotRetried('X1', p, 'acme:quota', failed({ retryable: true, effectiveCode: 'unavailable' }), undefined), 'X1');
     failsWith(checkErrorNotRetried('S10-not-retryable', p, 'incompatible_version', failed({ retryable: false, effectiveCode: 'internal' }), undefined), 'S10-not-retryable');
   });

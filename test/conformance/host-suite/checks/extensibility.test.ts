@@ -15,34 +15,13 @@ import { ConsentRequired, CorrelationMismatch, Host, HandshakeFailed, ProviderEr
 import { HOST_MISBEHAVIOURS } from '../../../../src/conformance/host-suite/variants/manifest.js';
 import { EXTENSIBILITY_VARIANTS } from '../../../../src/conformance/host-suite/variants/extensibility.js';
 import type { HostPolicies } from '../../../../src/host/host.js';
-import type { ProviderAnswer, ProviderDescriptor } from '../../../../src/host/types.js';
-import { SAMPLE_QUERY, SCRIPTED, NODE } from '../../../fixtures/host/helpers.js';
+import { answering, emptyFanOut, SAMPLE_QUERY, SCRIPTED, NODE } from '../../../fixtures/host/helpers.js';
 
 import { errors, failsWith, passes } from '../../../fixtures/host/findings.js';
 
 const handshake = { type: 'handshake', protocol_version: 'contextgraph/1.0' };
 const query = (goal = SAMPLE_QUERY.goal) => ({ type: 'query', id: 'q1', query: { ...SAMPLE_QUERY, goal } });
-const empty = (): FanOutResult => ({ answers: [], failures: [], skipped: [], audits: [], findings: [], notes: [] });
-const descriptor = (routingId: string): ProviderDescriptor => ({
-  routingId,
-  name: routingId,
-  version: '1',
-  ack: {} as ProviderDescriptor['ack'],
-  transport: 'stdio',
-  egress: false,
-  offMachineScopes: [],
-});
-function answering(routingId: string, frames: Array<Record<string, unknown>>): FanOutResult {
-  const answer = {
-    provider: descriptor(routingId),
-    query: SAMPLE_QUERY,
-    frames: frames.map((frame, rank) => ({ frameId: { provider_id: routingId, frame_id: String(frame.id), content_digest: 'sha256:x' }, frame, providerRoutingId: routingId, rank })),
-    truncated: false,
-    result: { frames, truncated: false },
-  } as unknown as ProviderAnswer;
-  return { ...empty(), answers: [answer] };
-}
-const failing = (routingId: string, error: Error): FanOutResult => ({ ...empty(), failures: [{ routingId, name: routingId, error: error as never }] });
+const failing = (routingId: string, error: Error): FanOutResult => ({ ...emptyFanOut(), failures: [{ routingId, name: routingId, error: error as never }] });
 
 describe('host-extensibility checks: U1', () => {
   const seen = { label: 'newer', routingId: 'newer', connectError: undefined, received: [handshake, query()] };
@@ -76,7 +55,7 @@ describe('host-extensibility checks: U3', () => {
   it('a namespaced code sent twice, or not reported, fails', () => {
     const twice = { ...seen, received: [handshake, query(), query()] };
     failsWith(checkNamespacedCodeNotBase(twice, 'acme:unavailable', failing('vendor-busy', new ProviderError('acme:unavailable', 'busy')), undefined), 'U3');
-    failsWith(checkNamespacedCodeNotBase(seen, 'acme:unavailable', empty(), undefined), 'U3');
+    failsWith(checkNamespacedCodeNotBase(seen, 'acme:unavailable', emptyFanOut(), undefined), 'U3');
   });
   const mirror = { label: 'mirror', routingId: 'mirror', connectError: undefined, received: [handshake] };
   it('a namespaced scope refused by name passes; queried, or refused without its name, fails', () => {
@@ -103,7 +82,7 @@ describe('host-extensibility checks: H4', () => {
     passes(checkCorrelationFailureReported(who, 'a wrong id', failing('misfiling', new CorrelationMismatch(['q1'], 'q1-x', 'frames', { routingId: 'misfiling' })), undefined));
     failsWith(checkCorrelationFailureReported(who, 'a wrong id', answering('misfiling', [{ id: 'frm_one' }]), undefined), 'H4');
     passes(checkCorrelationFailureReported(who, 'a wrong id', failing('misfiling', new ProviderTimeout('query', 100, { routingId: 'misfiling' })), undefined));
-    passes(checkCorrelationFailureReported(who, 'a wrong id', empty(), undefined));
+    passes(checkCorrelationFailureReported(who, 'a wrong id', emptyFanOut(), undefined));
   });
 });
 
