@@ -3,7 +3,7 @@
 // CGP_PROVIDER_RETIRED_IDS, which stay). --retired-id reaches the V3 probe: the provider's retired ids, unknown
 // to the suite for a provider it did not bundle, make that scenario run instead of not applying.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { runProcess, type Ran } from '../helpers/run-process.js';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -21,22 +21,11 @@ after(() => rmSync(DIR, { recursive: true, force: true }));
 // the bundled provider's program named as any other stdio provider: the suite knows nothing it retired
 const PROVIDER = ['--', process.execPath, '--import', 'tsx', join(ROOT, 'src', 'provider', 'main.ts')];
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_PROVIDER_FILE_ROOTS: '', CGP_PROVIDER_RETIRED_IDS: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+function cli(args: string[]): Promise<Ran> {
+  return runProcess([process.execPath, '--import', 'tsx', BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_PROVIDER_FILE_ROOTS: '', CGP_PROVIDER_RETIRED_IDS: '' },
+    timeoutMs: 120_000,
   });
 }
 

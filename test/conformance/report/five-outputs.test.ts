@@ -8,7 +8,7 @@
 //  3. a warned id (a SHOULD not met): S6.3-content-digest, in all five outputs, and the run exits 0.
 // The page is checked as text (its browser test lives in coverage-page.browser.test.ts).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { runProcess, type Ran } from '../../helpers/run-process.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,28 +27,11 @@ const HONEST_HOST = join(ROOT, 'test', 'fixtures', 'host', 'honest-host.ts');
 const schema = JSON.parse(readFileSync(join(ROOT, 'schema', 'report', 'cgp-conformance-report.schema.json'), 'utf8')) as object;
 const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_HOST: '', CGP_HOST_CMD: '', CGP_HOST_MISBEHAVE: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+  return runProcess([process.execPath, '--import', 'tsx', BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_HOST: '', CGP_HOST_CMD: '', CGP_HOST_MISBEHAVE: '', ...env },
+    timeoutMs: 120_000,
   });
 }
 
