@@ -3,21 +3,22 @@
 //
 //   npm run red-team [-- --concurrency 2] [--mode <mode> …] [--baseline red-team.baseline.json] [--out reports/]
 //                    [--manifest src/provider/misbehaviours.ts] [--runner src/conformance/run/run-suite.ts]
-//                    [--run-timeout 300]
+//                    [--run-timeout 300] [--timeout <ms>]
 //
 // For each mode: runSuite({side, misbehave: mode, tags: '@A or @B', reportName: '<mode>',
 // reportsDir: '<out>/red-team'}); plus one smoke run of the honest provider over the same scenarios
-// (reportName 'smoke.honest'). The suite runner keeps per-process state, so with --concurrency > 1 each run
-// goes to its own child process (this script with --run-one); with 1 they run in-process, one after the other.
+// (reportName 'smoke.honest'). The suite runner keeps per-process state, so with --concurrency > 1 the runs go
+// to that many worker processes, each loading the suite once and running mode after mode
+// (src/conformance/run/suite-worker.ts); with 1 they run in-process, one after the other.
 // Writes <out>/red-team.json (deterministic) and
 // prints a table mode → caught / NOT CAUGHT. Exit codes: 0 every mode caught (or a listed known gap) and the
 // smoke passed; 1 a mode not caught, a manifest error (unknown id, id with no scenario), a failed smoke run or
 // a stale baseline entry; 2 usage error (bad option, missing runner/manifest module, unreadable baseline).
 
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { SuiteWorkerPool } from '../src/conformance/run/suite-worker.js';
 import { parseArgs } from 'node:util';
 import {
   BaselineError,
@@ -35,7 +36,7 @@ import {
 const USAGE =
   'usage: run-red-team [--concurrency 2] [--mode <mode> …] [--baseline red-team.baseline.json] [--out reports/] ' +
   '[--manifest <module exporting MISBEHAVIOURS>] [--runner <module exporting runSuite>] [--side provider|host] ' +
-  '[--run-timeout <seconds>]';
+  "[--run-timeout <seconds>] [--timeout <ms>: the runs' handshake and request timeout]";
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -51,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
         runner: { type: 'string', default: 'src/conformance/run/run-suite.ts' },
         side: { type: 'string', default: 'provider' },
         'run-timeout': { type: 'string', default: '300' },
-        'run-one': { type: 'string' },
+        timeout: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -74,6 +75,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--run-timeout must be a positive number of seconds\n`);
     return 2;
   }
+  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeout !== undefined && (!Number.isInteger(timeout) || timeout <= 0)) {
+    process.stderr.write(`--timeout must be a positive whole number of milliseconds\n`);
+    return 2;
+  }
   const side = values.side;
   // default manifest: the provider's modes, or the bundled host's variants for --side host
   values.manifest ??= side === 'host' ? 'src/conformance/host-suite/variants/manifest.ts' : 'src/provider/misbehaviours.ts';
@@ -94,7 +100,6 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const runnerModule = (await import(pathToFileURL(runnerPath).href)) as { runSuite?: SuiteRunner };
-  if (values['run-one'] !== undefined) return runOne(runnerModule.runSuite, values['run-one']);
   const manifestModule = (await import(pathToFileURL(manifestPath).href)) as { MISBEHAVIOURS?: readonly ManifestEntry[] };
   if (!Array.isArray(manifestModule.MISBEHAVIOURS)) {
     process.stderr.write(`red-team: ${manifestPath} does not export MISBEHAVIOURS\n`);
@@ -129,7 +134,8 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const outDir = values.out ?? 'reports';
-  const runner = concurrency > 1 ? processRunner(runnerPath, runTimeout * 1000) : runnerModule.runSuite;
+  const workers = concurrency > 1 ? poolRunner(runnerPath, runTimeout * 1000) : undefined;
+  const runner = workers?.runner ?? runnerModule.runSuite;
   const report = await runRedTeam({
     manifest,
     runner,
@@ -139,7 +145,8 @@ async function main(argv: string[]): Promise<number> {
     baseline,
     ...(only ? { only } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
-  });
+    ...(timeout !== undefined ? { timeouts: { handshakeMs: timeout, requestMs: timeout } } : {}),
+  }).finally(() => workers?.close());
   mkdirSync(outDir, { recursive: true });
   const reportFile = side === 'host' ? 'red-team.host.json' : 'red-team.json';
   writeFileSync(join(outDir, reportFile), serializeRedTeam(report));
@@ -148,55 +155,14 @@ async function main(argv: string[]): Promise<number> {
   return report.ok ? 0 : 1;
 }
 
-/** Worker mode: one run of the suite runner, its result as one JSON line on stdout. */
-async function runOne(runSuite: SuiteRunner | undefined, json: string): Promise<number> {
-  if (typeof runSuite !== 'function') {
-    process.stderr.write('red-team worker: the runner module does not export runSuite\n');
-    return 2;
-  }
-  // one suite per worker process: only its side's step definitions are loaded
-  const options = { ...(JSON.parse(json) as SuiteRunOptions), steps: 'side' as const };
-  const result = await runSuite(options);
-  const line = `${JSON.stringify({
-    success: result.success,
-    messagesPath: result.messagesPath,
-    ...(result.ran !== undefined ? { ran: result.ran } : {}),
-    ...(result.reason !== undefined ? { reason: result.reason } : {}),
-  })}\n`;
-  // Exit as soon as the line is out: a run must not be kept alive by a handle the runner left behind.
-  await new Promise<void>((done) => process.stdout.write(line, () => done()));
-  process.exit(0);
-}
-
-/** Each run in a child process (the runner's state is per process), killed if it outlives `timeoutMs`. */
-function processRunner(runnerPath: string, timeoutMs: number): SuiteRunner {
-  const script = fileURLToPath(import.meta.url);
-  return (options) =>
-    new Promise<SuiteRunResult>((resolveRun, reject) => {
-      const child = spawn(process.execPath, [...process.execArgv, script, '--runner', runnerPath, '--run-one', JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`run ${options.reportName} did not finish within ${timeoutMs / 1000} s (killed)`));
-      }, timeoutMs);
-      child.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        const last = stdout.trim().split('\n').pop() ?? '';
-        try {
-          if (code !== 0) throw new Error(`exit code ${code}`);
-          resolveRun(JSON.parse(last) as SuiteRunResult);
-        } catch (err) {
-          reject(new Error(`run ${options.reportName} failed (${(err as Error).message}): ${stderr.trim().split('\n').slice(-5).join(' | ')}`));
-        }
-      });
-    });
+/**
+ * The runs in worker processes (the runner's state is per process): a pool that grows to as many workers as
+ * runRedTeam runs at once (its concurrency), each loading the suite once and running mode after mode (src/conformance/run/suite-worker.ts); a run that outlives `timeoutMs`
+ * has its worker killed, and the next run gets a new one.
+ */
+function poolRunner(runnerPath: string, timeoutMs: number): { runner: SuiteRunner; close: () => void } {
+  const pool = new SuiteWorkerPool({ runner: runnerPath, runTimeoutMs: timeoutMs, stderr: 'inherit' });
+  return { runner: (options) => pool.run(options), close: () => pool.close() };
 }
 
 process.exitCode = await main(process.argv.slice(2));

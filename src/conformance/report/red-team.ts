@@ -33,6 +33,8 @@ export interface SuiteRunOptions {
   progress?: null;
   /** Run the scenarios even when the target never answers the preflight handshake: they must report it. */
   runIfNeverAnswered?: boolean;
+  /** The handshake and request timeouts (default: the suite's own). */
+  timeouts?: { handshakeMs: number; requestMs: number };
 }
 
 export interface SuiteRunResult {
@@ -389,6 +391,11 @@ export interface RunRedTeamOptions {
   reportsDir?: string;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
+  /**
+   * The runs' handshake and request timeouts (default: the suite's). The modes that never answer wait them out,
+   * so they set how long those modes take; a reply from the bundled targets takes milliseconds.
+   */
+  timeouts?: { handshakeMs: number; requestMs: number };
 }
 
 /** The smoke run's report name (mode names have no dot, so it cannot collide with one). */
@@ -418,6 +425,7 @@ export async function runRedTeam(options: RunRedTeamOptions): Promise<RedTeamRep
         ...(job.kind === 'mode' ? { misbehave: job.entry.mode } : {}),
         progress: null,
         runIfNeverAnswered: true,
+        ...(options.timeouts !== undefined ? { timeouts: options.timeouts } : {}),
       });
       if (result.ran === false) throw new Error(`the suite did not run: ${result.reason ?? 'the target never answered'}`);
       runs.set(key, readMessagesFile(result.messagesPath).scenarios);
