@@ -211,6 +211,22 @@ export function analyse(items: readonly Item[], terms: readonly string[], opts: 
   const tag = (i: number, t: string) => {
     if (!marked[i]!.tags.includes(t)) marked[i]!.tags.push(t);
   };
+  if (n >= 3 && n < 5) {
+    // too few items for rates and gaps: one item whose value of a field every item has differs from the value
+    // all the others share stands apart (`status "locked"` beside three "active")
+    for (const st of stats) {
+      if (st.present < n) continue;
+      const keys = st.values.map((v) => st.keyOf!(v));
+      const counts = new Map<string, number>();
+      for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+      if (counts.size !== 2 || ![...counts.values()].includes(n - 1)) continue;
+      const i = keys.findIndex((k) => counts.get(k) === 1);
+      const others = st.values.find((_, j) => j !== i)!.trim();
+      marked[i]!.why.push(`${st.name} ${JSON.stringify(st.values[i]!.trim())} (the other ${n - 1}: ${JSON.stringify(others)})`);
+      tag(i, st.name);
+      marked[i]!.score += 3;
+    }
+  }
   if (n >= 5) {
     for (const st of stats) {
       // a field few items have

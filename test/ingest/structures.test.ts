@@ -115,4 +115,24 @@ describe('ingest: structures (§120–§124)', () => {
     assert.match(d, /^\[30-line log · 1 template · 1 anomalous line\]/);
     assert.ok(!/\d\d:\d\d:\d\d–/.test(d), d);
   });
+
+  it('three or four objects: the one whose value differs from the value all others share is kept, never "no object differs"', () => {
+    const item = (status: string, score: number, tags: string[]) => ({ id: 1000, name: 'api', status, score, tags, meta: { region: 'eu', ok: false } });
+    const items = [item('active', 0, ['api', 'api']), item('active', 0, ['api', 'api', 'api']), item('locked', 100_000, ['api', 'api', 'api']), item('active', 0, ['api', 'api', 'auth'])];
+    const served = ingest({ intent: 'why', attachments: [`${JSON.stringify({ page: 1, data: { items } }, null, 4)}\n`] })
+      .frames.map((f) => f.content ?? '')
+      .join('\n');
+    assert.match(served, /kept 1 of 4 objects/);
+    assert.match(served, /"status": "locked"/);
+    assert.doesNotMatch(served, /no object differs/);
+    // three that all differ: none stands apart
+    const { marked } = analyse(
+      ['a', 'b', 'c'].map((v) => ({ fields: [['status', v]] as Array<[string, string]>, text: v })),
+      [],
+    );
+    assert.deepEqual(
+      marked.map((m) => m.score),
+      [0, 0, 0],
+    );
+  });
 });
