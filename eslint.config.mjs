@@ -25,6 +25,8 @@ export default tseslint.config(
       'no-misleading-character-class': 'warn',
     },
   },
+  // no function over 150 lines in the product, its scripts and benches (tests' describe blocks may be longer)
+  { files: ['src/**', 'scripts/**', 'steps/**', 'bench/**'], rules: { 'max-lines-per-function': ['error', { max: 150 }] } },
   // the inspector's page script runs in the browser
   { files: ['assets/**/*.js'], languageOptions: { globals: globals.browser } },
   // CommonJS files (the scripted provider, started as a plain node process)

@@ -13,7 +13,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { ContextFrame, ContextQuery } from '../../generated/types/index.js';
 import { blocksOf, type Block } from './classify.js';
-import { distillBinary, distillCode, distillDiff, distillLog, distillProse, distillStackBlock, distillStructuredLog, distillTable, STRUCTURED_MAX_LINES } from './distill.js';
+import { distillBinary, distillCode, distillDiff, distillLog, distillProse, distillStackBlock, distillStructuredLog, distillTable, STRUCTURED_MAX_LINES, type Distilled } from './distill.js';
 import { intentHits, intentTerms } from './intent.js';
 import { distillJson } from './jsondoc.js';
 import { distillRecords } from './records.js';
@@ -140,6 +140,121 @@ function attachmentName(att: Attachment | string | Uint8Array, i: number): strin
   return `attachment ${i + 1}`;
 }
 
+/** One attachment, read and segmented. */
+interface Prepared {
+  name: string;
+  bytes: Buffer;
+  /** The bytes as Latin-1 text: one character per byte, for offsets. */
+  s: string;
+  ix: LineIndex;
+  blocks: Block[];
+}
+
+/**
+ * One budget for the whole paste (docs/interpretations.md §123): every block is segmented first, then each
+ * distiller is given its share — by its size, doubled or more where the question's terms point.
+ */
+function blockBudgets(prepared: readonly Prepared[], terms: readonly string[]): (b: Block) => number {
+  const weightOf = new Map<Block, number>();
+  let pasteTokens = 0;
+  let totalWeight = 0;
+  for (const p of prepared) {
+    for (const b of p.blocks) {
+      if (b.kind === 'path') continue;
+      const bytesIn = p.ix.end[b.last]! - p.ix.start[b.first]!;
+      pasteTokens += Math.ceil(bytesIn / 4);
+      const hits = bytesIn <= 4 * 1024 * 1024 && terms.length > 0 ? intentHits(p.s.slice(p.ix.start[b.first]!, p.ix.end[b.last]!), [...terms]) : 0;
+      const w = Math.ceil(bytesIn / 4) * (1 + Math.min(3, hits));
+      weightOf.set(b, w);
+      totalWeight += w;
+    }
+  }
+  const pasteBudget = Math.min(PASTE_BUDGET_MAX, Math.max(PASTE_BUDGET_MIN, Math.ceil(pasteTokens * PASTE_BUDGET_SHARE)));
+  return (b) => Math.max(BLOCK_BUDGET_MIN, Math.floor((pasteBudget * (weightOf.get(b) ?? 0)) / Math.max(1, totalWeight)));
+}
+
+/** The report's notes on an attachment as a whole (encoding, line endings, NULs, …); false when it is not UTF-8. */
+function noteAttachment({ bytes, s, ix }: Prepared, note: (summary: string) => void): boolean {
+  const valid = isUtf8(bytes);
+  if (!valid) {
+    const bad = invalidUtf8(bytes);
+    note(
+      `${bad.count} invalid UTF-8 sequence(s), the first at byte ${bad.first}: the served text shows U+FFFD there (content_fidelity "normalized"); canonical_content_hash and the store keep the exact bytes`,
+    );
+  }
+  const endings = [ix.crlf ? `${ix.crlf} CRLF` : '', ix.lf ? `${ix.lf} LF` : '', ix.cr ? `${ix.cr} lone CR` : ''].filter((e) => e !== '');
+  if (ix.crlf > 0 || ix.cr > 0) {
+    note(`line endings: ${endings.join(', ')}${endings.length > 1 ? ' (mixed)' : ''}; lines are split on all of them and [full] keeps every byte as pasted`);
+  }
+  let nul = 0;
+  for (let i = s.indexOf('\0'); i >= 0; i = s.indexOf('\0', i + 1)) nul++;
+  if (nul > 0) note(`${nul} NUL byte(s): kept in [full] (JSON \\u0000)`);
+  if (ix.longest > 64 * 1024) note(`a ${ix.longest}-byte line: compact renderings quote at most 400 bytes of a line and say how many they left out`);
+  if (s.startsWith('\u00ef\u00bb\u00bf')) note('starts with a UTF-8 byte order mark (kept in [full])');
+  return valid;
+}
+
+/** The time a log or stack block covers (valid_from / valid_to), when its lines carry instants. */
+function validWindow(block: Block, { s, ix }: Prepared, zoneless: { seen: boolean }): { validFrom?: string; validTo?: string } {
+  if (block.kind === 'log') {
+    const w = logWindow(ix, block.first, block.last, zoneless);
+    return { ...(w.from ? { validFrom: w.from } : {}), ...(w.to ? { validTo: w.to } : {}) };
+  }
+  if (block.kind === 'stack') {
+    const t = leadingTimestamp(s, ix.start[block.first]!, ix.end[block.first]!);
+    if (t.kind === 'instant') {
+      if (t.zoneless) zoneless.seen = true;
+      return { validFrom: t.value, validTo: t.value };
+    }
+  }
+  return {};
+}
+
+/** What a block's distiller is handed. */
+interface DistillContext {
+  p: Prepared;
+  slice: Buffer;
+  textOf: () => string;
+  terms: string[];
+  budget: number;
+  /** A table printed again (the same header line) refers to the first one's columns (repeated reports). */
+  tableHeaders: Map<string, number>;
+}
+
+/** The block's compact rendering, by its kind. */
+function distillBlock(block: Block, { p, slice, textOf, terms, budget, tableHeaders }: DistillContext): Distilled {
+  // a structure its share of the budget can carry whole is served whole (docs/interpretations.md §123)
+  if (STRUCTURES.has(block.kind) && Math.ceil(slice.byteLength / 4) <= budget) return { text: textOf(), method: 'verbatim' };
+  const first = block.first + 1;
+  switch (block.kind) {
+    case 'log':
+      // the template miner reads decoded lines; a very long log gets the streaming digest (§68)
+      return block.last - block.first + 1 <= STRUCTURED_MAX_LINES ? distillStructuredLog(textOf(), first, terms) : distillLog(p.ix, block.first, block.last);
+    case 'diff':
+      return distillDiff(textOf(), first);
+    case 'stack':
+      return distillStackBlock(textOf(), first, terms);
+    case 'table': {
+      const header = p.s.slice(p.ix.start[block.first]!, p.ix.end[block.first]!);
+      const seen = tableHeaders.get(header);
+      if (seen === undefined) tableHeaders.set(header, first);
+      return distillTable(textOf(), block.delimiter!, first, terms, budget, seen);
+    }
+    case 'code':
+      return distillCode(textOf(), first);
+    case 'kv':
+      return distillKeyValue(textOf(), first, terms, budget);
+    case 'records':
+      return distillRecords(textOf(), first, terms, budget);
+    case 'json':
+      return distillJson(textOf(), first, terms, budget);
+    case 'binary':
+      return distillBinary(slice);
+    default:
+      return distillProse(textOf(), first);
+  }
+}
+
 export function ingest(input: IngestInput): IngestResult {
   if (typeof input.intent !== 'string' || input.intent.length === 0) {
     throw new IngestInputError('the intent is empty: it becomes query.goal, which must be a non-empty string (§5)');
@@ -150,60 +265,27 @@ export function ingest(input: IngestInput): IngestResult {
   const anchors: string[] = [];
   const artifacts = new Map<string, Artifact>();
   const hashOf = new Map<ReportEntry, string>();
-  // One budget for the whole paste (docs/interpretations.md §123): every block is segmented first, then each
-  // distiller is given its share — by its size, doubled or more where the question's terms point.
-  const prepared = input.attachments.map((att, index) => {
+  const prepared: Prepared[] = input.attachments.map((att, index) => {
     const bytes = bufferOf(toBytes(typeof att === 'string' || att instanceof Uint8Array ? att : att.content));
     const s = bytes.length > 0 ? bytes.toString('latin1') : '';
     const ix = indexLines(s);
     return { name: attachmentName(att, index), bytes, s, ix, blocks: bytes.length > 0 ? blocksOf(ix) : [] };
   });
-  const weightOf = new Map<Block, number>();
-  let pasteTokens = 0;
-  let totalWeight = 0;
+  const budgetOf = blockBudgets(prepared, terms);
   for (const p of prepared) {
-    for (const b of p.blocks) {
-      if (b.kind === 'path') continue;
-      const bytesIn = p.ix.end[b.last]! - p.ix.start[b.first]!;
-      pasteTokens += Math.ceil(bytesIn / 4);
-      const hits = bytesIn <= 4 * 1024 * 1024 && terms.length > 0 ? intentHits(p.s.slice(p.ix.start[b.first]!, p.ix.end[b.last]!), terms) : 0;
-      const w = Math.ceil(bytesIn / 4) * (1 + Math.min(3, hits));
-      weightOf.set(b, w);
-      totalWeight += w;
-    }
-  }
-  const pasteBudget = Math.min(PASTE_BUDGET_MAX, Math.max(PASTE_BUDGET_MIN, Math.ceil(pasteTokens * PASTE_BUDGET_SHARE)));
-  const budgetOf = (b: Block) => Math.max(BLOCK_BUDGET_MIN, Math.floor((pasteBudget * (weightOf.get(b) ?? 0)) / Math.max(1, totalWeight)));
-  prepared.forEach(({ name, bytes, s, ix, blocks }) => {
+    const { name, bytes, s, ix, blocks } = p;
     const note = (summary: string) => report.push({ attachment: name, kind: 'attachment', summary, became: { outcome: 'note' } });
     if (bytes.length === 0) {
       note('empty attachment: nothing to ingest');
-      return;
+      continue;
     }
-    const valid = isUtf8(bytes);
-    if (!valid) {
-      const bad = invalidUtf8(bytes);
-      note(
-        `${bad.count} invalid UTF-8 sequence(s), the first at byte ${bad.first}: the served text shows U+FFFD there (content_fidelity "normalized"); canonical_content_hash and the store keep the exact bytes`,
-      );
-    }
-    const endings = [ix.crlf ? `${ix.crlf} CRLF` : '', ix.lf ? `${ix.lf} LF` : '', ix.cr ? `${ix.cr} lone CR` : ''].filter((e) => e !== '');
-    if (ix.crlf > 0 || ix.cr > 0) {
-      note(`line endings: ${endings.join(', ')}${endings.length > 1 ? ' (mixed)' : ''}; lines are split on all of them and [full] keeps every byte as pasted`);
-    }
-    let nul = 0;
-    for (let i = s.indexOf('\0'); i >= 0; i = s.indexOf('\0', i + 1)) nul++;
-    if (nul > 0) note(`${nul} NUL byte(s): kept in [full] (JSON \\u0000)`);
-    if (ix.longest > 64 * 1024) note(`a ${ix.longest}-byte line: compact renderings quote at most 400 bytes of a line and say how many they left out`);
-    if (s.startsWith('\u00ef\u00bb\u00bf')) note('starts with a UTF-8 byte order mark (kept in [full])');
+    const valid = noteAttachment(p, note);
     const zoneless = { seen: false };
-    // a table printed again (the same header line) refers to the first one's columns (repeated reports)
     const tableHeaders = new Map<string, number>();
     for (const block of blocks) {
       const from = ix.start[block.first]!;
       const to = ix.end[block.last]!;
       const slice = bytes.subarray(from, to);
-      const lines = block.last - block.first + 1;
       if (block.kind === 'path') {
         for (let i = block.first; i <= block.last; i++) {
           const typed = bytesToText(s.slice(ix.start[i]!, ix.end[i]!));
@@ -214,65 +296,18 @@ export function ingest(input: IngestInput): IngestResult {
         continue;
       }
       const lossy = !valid && !isUtf8(slice);
-      const small = to - from <= 4 * 1024 * 1024;
-      const text = small ? slice.toString('utf8') : undefined;
+      const text = to - from <= 4 * 1024 * 1024 ? slice.toString('utf8') : undefined;
       const textOf = () => text ?? slice.toString('utf8');
-      let validFrom: string | undefined;
-      let validTo: string | undefined;
-      if (block.kind === 'log') {
-        const w = logWindow(ix, block.first, block.last, zoneless);
-        validFrom = w.from;
-        validTo = w.to;
-      } else if (block.kind === 'stack') {
-        const t = leadingTimestamp(s, ix.start[block.first]!, ix.end[block.first]!);
-        if (t.kind === 'instant') {
-          validFrom = validTo = t.value;
-          if (t.zoneless) zoneless.seen = true;
-        }
-      }
-      const distill = () => {
-        // a structure its share of the budget can carry whole is served whole (docs/interpretations.md §123)
-        if (STRUCTURES.has(block.kind) && Math.ceil((to - from) / 4) <= budgetOf(block)) return { text: textOf(), method: 'verbatim' };
-        switch (block.kind) {
-          case 'log':
-            // the template miner reads decoded lines; a very long log gets the streaming digest (§68)
-            return lines <= STRUCTURED_MAX_LINES ? distillStructuredLog(textOf(), block.first + 1, terms) : distillLog(ix, block.first, block.last);
-          case 'diff':
-            return distillDiff(textOf(), block.first + 1);
-          case 'stack':
-            return distillStackBlock(textOf(), block.first + 1, terms);
-          case 'table': {
-            const header = s.slice(ix.start[block.first]!, ix.end[block.first]!);
-            const seen = tableHeaders.get(header);
-            if (seen === undefined) tableHeaders.set(header, block.first + 1);
-            return distillTable(textOf(), block.delimiter!, block.first + 1, terms, budgetOf(block), seen);
-          }
-          case 'code':
-            return distillCode(textOf(), block.first + 1);
-          case 'kv':
-            return distillKeyValue(textOf(), block.first + 1, terms, budgetOf(block));
-          case 'records':
-            return distillRecords(textOf(), block.first + 1, terms, budgetOf(block));
-          case 'json':
-            return distillJson(textOf(), block.first + 1, terms, budgetOf(block));
-          case 'binary':
-            return distillBinary(slice);
-          default:
-            return distillProse(textOf(), block.first + 1);
-        }
-      };
       const candidate = buildArtifact({
         kind: block.kind,
         bytes: slice,
         lossy,
-        lines,
+        lines: block.last - block.first + 1,
         ...(text !== undefined && !lossy ? { text } : {}),
-        distill,
-        ...(validFrom ? { validFrom } : {}),
-        ...(validTo ? { validTo } : {}),
+        distill: () => distillBlock(block, { p, slice, textOf, terms, budget: budgetOf(block), tableHeaders }),
+        ...validWindow(block, p, zoneless),
       });
       const existing = artifacts.get(candidate.addressHash);
-      const blockNotes = lossy ? ['invalid UTF-8 in this block: [full] is normalized text (U+FFFD); the exact bytes are in the store'] : undefined;
       if (existing) {
         const dup: ReportEntry = { attachment: name, lines: lineRange(block), kind: block.kind, summary: '', became: { outcome: 'duplicate', id: existing.id } };
         hashOf.set(dup, existing.addressHash);
@@ -289,12 +324,12 @@ export function ingest(input: IngestInput): IngestResult {
         summary,
         became: { outcome: 'frame', id: candidate.id, representation: 'compact', inline_tokens: candidate.inlineTokens, source_tokens: full },
       };
-      if (blockNotes) entry.notes = blockNotes;
+      if (lossy) entry.notes = ['invalid UTF-8 in this block: [full] is normalized text (U+FFFD); the exact bytes are in the store'];
       hashOf.set(entry, candidate.addressHash);
       report.push(entry);
     }
     if (zoneless.seen) note('timestamps carry no zone: read as UTC for valid_from/valid_to (F4 has no local time)');
-  });
+  }
   const store = new IngestStore([...artifacts.values()]);
   // Ids are fixed by the store (a 12-hex prefix collision lengthens both ids); the report follows it.
   for (const [e, hash] of hashOf) {

@@ -73,6 +73,52 @@ function groupsOf(inputs: readonly FuzzInput[]): Buffer[][] {
   return inputs.map((i) => i.lines.map(lineBytes));
 }
 
+/** The shrunk finding: its transcript and metadata written, replayed once on a fresh session. */
+async function recordFinding(
+  opts: FuzzRunOptions,
+  sessionOpts: SessionOptions,
+  failedCase: number,
+  lastFail: { inputs: FuzzInput[]; finding: Finding; probeId: string },
+  shrinkSteps: number,
+): Promise<FuzzFindingReport> {
+  const lines: TranscriptLines = {
+    handshake: DEFAULT_HANDSHAKE_LINE,
+    hostile: groupsOf(lastFail.inputs).flat(),
+    probe: probeLine(lastFail.probeId),
+    probeId: lastFail.probeId,
+  };
+  const base = `fuzz-${opts.seed}-${lastFail.finding.kind}`;
+  const target = opts.target.kind === 'stdio' ? [opts.target.command, ...opts.target.args].join(' ') : opts.target.url;
+  const { transcript, metadata } = writeFinding(opts.outDir, base, lines, {
+    tool: 'cgp-conformance fuzz',
+    seed: opts.seed,
+    failed_case: failedCase,
+    finding: lastFail.finding,
+    shrink_steps: shrinkSteps,
+    reproduced_by_replay: null,
+    target,
+    replay: '',
+  });
+  const replayCommand = opts.replayCommand(transcript);
+  let reproduced = false;
+  if (!(opts.target.kind === 'http' && lastFail.finding.kind === 'crash')) {
+    const again = await replayLines(opts.target, sessionOpts, lines);
+    reproduced = again.kind === 'finding';
+  }
+  updateFinding(metadata, { replay: replayCommand, reproduced_by_replay: reproduced });
+  return {
+    finding: lastFail.finding,
+    failedCase,
+    inputs: lastFail.inputs,
+    transcriptPath: transcript,
+    metadataPath: metadata,
+    lines: lines.hostile.length + 2,
+    shrinkSteps,
+    replayCommand,
+    reproduced,
+  };
+}
+
 /** Run the property over `opts.runs` cases; shrink and record the first finding. */
 export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
   const t0 = Date.now();
@@ -198,44 +244,7 @@ export async function runFuzz(opts: FuzzRunOptions): Promise<FuzzRunResult> {
     }
   }
 
-  if (first && lastFail) {
-    const lines: TranscriptLines = {
-      handshake: DEFAULT_HANDSHAKE_LINE,
-      hostile: groupsOf(lastFail.inputs).flat(),
-      probe: probeLine(lastFail.probeId),
-      probeId: lastFail.probeId,
-    };
-    const base = `fuzz-${opts.seed}-${lastFail.finding.kind}`;
-    const target = opts.target.kind === 'stdio' ? [opts.target.command, ...opts.target.args].join(' ') : opts.target.url;
-    const { transcript, metadata } = writeFinding(opts.outDir, base, lines, {
-      tool: 'cgp-conformance fuzz',
-      seed: opts.seed,
-      failed_case: first.caseIndex,
-      finding: lastFail.finding,
-      shrink_steps: shrinkSteps,
-      reproduced_by_replay: null,
-      target,
-      replay: '',
-    });
-    const replayCommand = opts.replayCommand(transcript);
-    let reproduced = false;
-    if (!(opts.target.kind === 'http' && lastFail.finding.kind === 'crash')) {
-      const again = await replayLines(opts.target, sessionOpts, lines);
-      reproduced = again.kind === 'finding';
-    }
-    updateFinding(metadata, { replay: replayCommand, reproduced_by_replay: reproduced });
-    result.finding = {
-      finding: lastFail.finding,
-      failedCase: first.caseIndex,
-      inputs: lastFail.inputs,
-      transcriptPath: transcript,
-      metadataPath: metadata,
-      lines: lines.hostile.length + 2,
-      shrinkSteps,
-      replayCommand,
-      reproduced,
-    };
-  }
+  if (first && lastFail) result.finding = await recordFinding(opts, sessionOpts, first.caseIndex, lastFail, shrinkSteps);
   result.elapsedMs = Date.now() - t0;
   result.peakRssBytes = process.resourceUsage().maxRSS * 1024;
   return result;
