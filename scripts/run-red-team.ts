@@ -3,7 +3,7 @@
 //
 //   npm run red-team [-- --concurrency 2] [--mode <mode> …] [--baseline red-team.baseline.json] [--out reports/]
 //                    [--manifest src/provider/misbehaviours.ts] [--runner src/conformance/run/run-suite.ts]
-//                    [--run-timeout 300] [--timeout <ms>]
+//                    [--run-timeout 300] [--timeout <ms>] [--discard]
 //
 // For each mode: runSuite({side, misbehave: mode, tags: '@A or @B', reportName: '<mode>',
 // reportsDir: '<out>/red-team'}); plus one smoke run of the honest provider over the same scenarios
@@ -15,7 +15,8 @@
 // smoke passed; 1 a mode not caught, a manifest error (unknown id, id with no scenario), a failed smoke run or
 // a stale baseline entry; 2 usage error (bad option, missing runner/manifest module, unreadable baseline).
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SuiteWorkerPool } from '../src/conformance/run/suite-worker.js';
@@ -53,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
         side: { type: 'string', default: 'provider' },
         'run-timeout': { type: 'string', default: '300' },
         timeout: { type: 'string' },
+        discard: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -105,7 +107,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`red-team: ${manifestPath} does not export MISBEHAVIOURS\n`);
     return 2;
   }
-  if (typeof runnerModule.runSuite !== 'function') {
+  const runSuite = runnerModule.runSuite;
+  if (typeof runSuite !== 'function') {
     process.stderr.write(`red-team: ${runnerPath} does not export runSuite\n`);
     return 2;
   }
@@ -133,9 +136,35 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
-  const outDir = values.out ?? 'reports';
+  if (values.discard === true && argv.includes('--out')) {
+    process.stderr.write(`red-team: --discard and --out exclude each other\n`);
+    return 2;
+  }
+  const outDir = values.discard === true ? mkdtempSync(join(tmpdir(), 'cgp-red-team-')) : (values.out ?? 'reports');
+  try {
+    return await runAndReport({ manifest, runnerPath, runSuite, concurrency, runTimeout, outDir, side, baseline, only, timeout, discard: values.discard === true });
+  } finally {
+    if (values.discard === true) rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** The red team's runs, then its JSON (unless discarded) and its table. */
+async function runAndReport(o: {
+  manifest: readonly ManifestEntry[];
+  runnerPath: string;
+  runSuite: SuiteRunner;
+  concurrency: number;
+  runTimeout: number;
+  outDir: string;
+  side: 'provider' | 'host';
+  baseline: BaselineEntry[];
+  only: string[] | undefined;
+  timeout: number | undefined;
+  discard: boolean;
+}): Promise<number> {
+  const { manifest, runnerPath, runSuite, concurrency, runTimeout, outDir, side, baseline, only, timeout } = o;
   const workers = concurrency > 1 ? poolRunner(runnerPath, runTimeout * 1000) : undefined;
-  const runner = workers?.runner ?? runnerModule.runSuite;
+  const runner = workers?.runner ?? runSuite;
   const report = await runRedTeam({
     manifest,
     runner,
@@ -147,11 +176,13 @@ async function main(argv: string[]): Promise<number> {
     log: (line) => process.stderr.write(`${line}\n`),
     ...(timeout !== undefined ? { timeouts: { handshakeMs: timeout, requestMs: timeout } } : {}),
   }).finally(() => workers?.close());
-  mkdirSync(outDir, { recursive: true });
-  const reportFile = side === 'host' ? 'red-team.host.json' : 'red-team.json';
-  writeFileSync(join(outDir, reportFile), serializeRedTeam(report));
   process.stdout.write(renderRedTeamTable(report));
-  process.stderr.write(`red-team: wrote ${join(outDir, reportFile)}\n`);
+  if (!o.discard) {
+    mkdirSync(outDir, { recursive: true });
+    const reportFile = side === 'host' ? 'red-team.host.json' : 'red-team.json';
+    writeFileSync(join(outDir, reportFile), serializeRedTeam(report));
+    process.stderr.write(`red-team: wrote ${join(outDir, reportFile)}\n`);
+  }
   return report.ok ? 0 : 1;
 }
 
