@@ -10,9 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { SuiteConfig } from '../provider-suite/config.js';
-import type { SuiteSummary } from '../provider-suite/summary.js';
-import type { RunSuiteOptions } from './run-suite.js';
+import type { RunSuiteOptions, RunSuiteResult } from './run-suite.js';
 
 /** The options a worker takes: runSuite's, with the progress output named instead of a stream. */
 export type WorkerRunOptions = Omit<RunSuiteOptions, 'progress' | 'steps'> & {
@@ -20,19 +18,8 @@ export type WorkerRunOptions = Omit<RunSuiteOptions, 'progress' | 'steps'> & {
   progress?: 'stderr' | null;
 };
 
-/** runSuite's result as it crosses the pipe (the summary and the config are plain JSON). */
-export interface WorkerRunResult {
-  side?: 'provider' | 'host';
-  targetLabel?: string;
-  success: boolean;
-  ran: boolean;
-  neverAnswered: boolean;
-  reason?: string;
-  messagesPath: string;
-  junitPath: string;
-  config: SuiteConfig;
-  summary: SuiteSummary;
-}
+/** runSuite's result, as it crosses the pipe: plain data (its summary and config included), sent as JSON. */
+export type WorkerRunResult = RunSuiteResult;
 
 /** A run the worker could not do: `usage` when runSuite threw a ConfigError (a usage error, exit 2). */
 export class WorkerRunError extends Error {
