@@ -6,7 +6,7 @@
 //                    [--run-timeout 300] [--timeout <ms>] [--discard]
 //
 // For each mode: runSuite({side, misbehave: mode, tags: '@A or @B', reportName: '<mode>',
-// reportsDir: '<out>/red-team'}); plus one smoke run of the honest provider over the same scenarios
+// reportsDir: '<out>/red-team' (host: '<out>/red-team.host')}); plus one smoke run of the honest provider over the same scenarios
 // (reportName 'smoke.honest'). The suite runner keeps per-process state, so with --concurrency > 1 the runs go
 // to that many worker processes, each loading the suite once and running mode after mode
 // (src/conformance/run/suite-worker.ts); with 1 they run in-process, one after the other.
@@ -168,7 +168,8 @@ async function runAndReport(o: {
   const report = await runRedTeam({
     manifest,
     runner,
-    reportsDir: resolve(outDir, 'red-team'),
+    // each side its own folder: the two sides may run at once into one --out (their smoke runs share a name)
+    reportsDir: resolve(outDir, side === 'host' ? 'red-team.host' : 'red-team'),
     side,
     concurrency,
     baseline,
