@@ -22,8 +22,8 @@
  *                                            without `Authorization: Bearer <token>` is answered HTTP 401
  */
 import { execFileSync } from 'node:child_process';
-import { sha256Digest as sha } from '../../../protocol/digest.js';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, LookupFunction } from 'node:net';
@@ -147,42 +147,20 @@ export interface HttpProvider {
 
 type Script = Record<string, unknown>;
 
-const cost = (s: string): number => Math.ceil(Buffer.byteLength(s, 'utf8') / 4);
-
-function handshakeAck(cfg: Script): Record<string, unknown> {
-  const base = {
-    type: 'handshake_ack',
-    protocol_version: cfg.protocol_version ?? 'contextgraph/1.0',
-    provider: {
-      name: cfg.name ?? 'scripted-http',
-      version: cfg.version ?? '1.0.0',
-      data_flow: { reads: true, writes: false, egress: cfg.egress ?? false, ...(Array.isArray(cfg.egress_scopes) ? { egress_scopes: cfg.egress_scopes } : {}) },
-    },
-    capabilities: { query: { kinds: cfg.kinds ?? ['doc'] }, correlation: cfg.correlation ?? false },
-  };
-  return { ...base, ...((cfg.ack as Record<string, unknown> | undefined) ?? {}) };
-}
+/** The stdio scripted provider's own handshake_ack and frames (scripted-provider.cjs), so both answer alike. */
+const scripted = createRequire(import.meta.url)('./scripted-provider.cjs') as {
+  ackOf(cfg: Script, defaultName?: string): Record<string, unknown>;
+  frameOf(cfg: Script, spec: Record<string, unknown>, goal: unknown): Record<string, unknown>;
+};
 
 function framesAnswer(cfg: Script, msg: Record<string, unknown>): Record<string, unknown> {
-  const q = (msg.query ?? {}) as { kinds?: unknown; max_frames?: number };
+  const q = (msg.query ?? {}) as { kinds?: unknown; max_frames?: number; goal?: unknown };
   const specs = (cfg.serve as Array<Record<string, unknown>> | undefined) ?? [{ id: 'frm_http_one', kind: 'doc' }];
   const kinds = Array.isArray(q.kinds) && q.kinds.length > 0 ? (q.kinds as string[]) : null;
   const frames = specs
     .filter((s) => !kinds || kinds.includes(String(s.kind ?? 'doc')))
     .slice(0, q.max_frames ?? 8)
-    .map((s) => {
-      const content = String(s.content ?? `content of ${String(s.id)}`);
-      return {
-        id: s.id,
-        kind: s.kind ?? 'doc',
-        title: s.title ?? `title ${String(s.id)}`,
-        content,
-        content_digest: sha(content),
-        score: s.score ?? 0.5,
-        token_cost: s.token_cost ?? cost(content),
-        citation_label: s.citation_label ?? `cite ${String(s.id)}`,
-      };
-    });
+    .map((s) => scripted.frameOf(cfg, s, q.goal));
   return { type: 'frames', result: { frames, truncated: false } };
 }
 
@@ -197,7 +175,7 @@ function respond(cfg: Script, msg: Record<string, unknown>, authorization: strin
   const forced = statuses[type];
   if (forced !== undefined) return { status: forced, body: `scripted HTTP ${forced} for ${type}${echo}` };
   const withId = (env: Record<string, unknown>) => (msg.id !== undefined && cfg.correlation === true ? { ...env, id: msg.id } : env);
-  if (type === 'handshake') return { status: 200, body: JSON.stringify(handshakeAck(cfg)), json: true };
+  if (type === 'handshake') return { status: 200, body: JSON.stringify(scripted.ackOf(cfg, 'scripted-http')), json: true };
   if (type === 'shutdown') return { status: 204 };
   if (type === 'verify') {
     const frames = ((msg.request as { frames?: unknown[] } | undefined)?.frames ?? []) as unknown[];
