@@ -47,6 +47,20 @@ export interface SuiteWorkerOptions {
 /** The worker's entry: the sibling module, compiled (.js) or TypeScript under tsx (.ts) as this one is. */
 const ENTRY = fileURLToPath(import.meta.url).replace(/suite-worker\.(ts|js)$/, 'suite-worker-main.$1');
 
+/**
+ * The flags a worker starts with: this process's loader flags (tsx, when it runs TypeScript) carry over; a CPU
+ * profile does not (`--cpu-prof…`, with the value of those that take one as the next argument).
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (!a.startsWith('--cpu-prof')) out.push(a);
+    else if (/^--cpu-prof-(?:dir|name|interval)$/.test(a)) i++;
+  }
+  return out;
+}
+
 /** How much of a dead worker's stderr an error quotes. */
 const STDERR_TAIL = 4000;
 
@@ -60,9 +74,7 @@ export class SuiteWorker {
   alive = true;
 
   constructor(private readonly options: SuiteWorkerOptions = {}) {
-    // the loader flags of this process (tsx, when it runs TypeScript) carry over; a CPU profile does not
-    const execArgv = process.execArgv.filter((a) => !a.startsWith('--cpu-prof'));
-    this.child = spawn(process.execPath, [...execArgv, ENTRY, ...(options.runner !== undefined ? [options.runner] : [])], {
+    this.child = spawn(process.execPath, [...workerExecArgv(process.execArgv), ENTRY, ...(options.runner !== undefined ? [options.runner] : [])], {
       stdio: ['pipe', 'pipe', options.stderr === 'inherit' ? 'inherit' : 'pipe'],
     });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.onStdout(chunk));

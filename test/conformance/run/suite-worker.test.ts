@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SuiteWorker, SuiteWorkerPool, WorkerRunError } from '../../../src/conformance/run/suite-worker.js';
+import { SuiteWorker, SuiteWorkerPool, WorkerRunError, workerExecArgv } from '../../../src/conformance/run/suite-worker.js';
 
 let dir: string;
 let runner: string;
@@ -95,4 +95,8 @@ describe('SuiteWorkerPool', () => {
       pool.close();
     }
   });
+});
+
+test("a worker keeps the loader flags and drops a CPU profile's, with their values", () => {
+  assert.deepEqual(workerExecArgv(['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir', '/tmp/p', '--cpu-prof-name=x.cpuprofile', '--cpu-prof-interval', '100']), ['--import', 'tsx']);
 });
