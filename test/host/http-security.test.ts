@@ -6,14 +6,14 @@ import { after, before, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { Credential } from '../../src/transport/credential.js';
 import { ConsentRequired, Host, InsecureTransport, ProviderError, TransportFailure, checkHttpTarget, effectiveEgress } from '../../src/host/index.js';
-import { captureLog, loopbackLookup, SAMPLE_QUERY, tempDir, timed } from '../fixtures/host/helpers.js';
+import { captureLog, loopbackLookup, SAMPLE_QUERY, timed } from '../fixtures/host/helpers.js';
 import { makeCert, startTlsPeer, TLS_NAME, type TestCert, type TlsPeer } from '../fixtures/host/tls-provider.js';
 
 let cert: TestCert;
 const peers: TlsPeer[] = [];
 const hosts: Host[] = [];
 before(() => {
-  cert = makeCert(tempDir('cgp-tls-'));
+  cert = makeCert();
 });
 after(async () => {
   await Promise.all(hosts.map((h) => h.close()));
