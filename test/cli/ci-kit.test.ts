@@ -3,7 +3,7 @@
 // (schema/report/cgp-conformance-report.schema.json), the bug report, the JUnit file, --strict, and the three
 // --baseline rules with their exit codes.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { cliEnv, runProcess, type Ran } from '../helpers/run-process.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,34 +25,13 @@ function assertValidReport(doc: unknown): void {
   assert.ok(validate(doc), `the JSON report is valid against its schema: ${JSON.stringify(validate.errors, null, 1)}`);
 }
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let n = 0;
 function cli(args: string[]): Promise<Ran> {
   const reports = ['--reports-dir', join(DIR, `r${++n}`)];
   // reports options go before `--` (everything after it is the provider's command line)
   const at = args.indexOf('--');
   const full = at < 0 ? [...args, ...reports] : [...args.slice(0, at), ...reports, ...args.slice(at)];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...full], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_HOST: '', CGP_HOST_CMD: '', CGP_HOST_MISBEHAVE: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runProcess([process.execPath, '--import', 'tsx', BIN, ...full], { cwd: ROOT, env: cliEnv(), timeoutMs: 120_000 });
 }
 
 interface Report {

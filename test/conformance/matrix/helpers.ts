@@ -1,38 +1,19 @@
 // Shared by the matrix tests: the CLI as a user runs it (here through tsx), and matrix files in a scratch
 // directory of their own.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPackageRoot } from '../../../src/util/package-root.js';
+import { cliEnv, runProcess, type Ran } from '../../helpers/run-process.js';
 
 export const ROOT = findPackageRoot();
 export const BIN = join(ROOT, 'src', 'cli', 'bin.ts');
 
-export interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Ran };
 
 /** cgp-conformance <args>, with no target variable of the caller's leaking in. */
 export function cli(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_HOST: '', CGP_HOST_CMD: '', CGP_HOST_MISBEHAVE: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 240_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runProcess([process.execPath, '--import', 'tsx', BIN, ...args], { cwd: opts.cwd ?? ROOT, env: cliEnv(), timeoutMs: opts.timeoutMs ?? 240_000 });
 }
 
 export function scratch(prefix: string): string {

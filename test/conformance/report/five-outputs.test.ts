@@ -8,7 +8,7 @@
 //  3. a warned id (a SHOULD not met): S6.3-content-digest, in all five outputs, and the run exits 0.
 // The page is checked as text (its browser test lives in coverage-page.browser.test.ts).
 import assert from 'node:assert/strict';
-import { runProcess, type Ran } from '../../helpers/run-process.js';
+import { cliEnv, runProcess, type Ran } from '../../helpers/run-process.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: t
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runProcess([process.execPath, '--import', 'tsx', BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, CGP_PROVIDER: '', CGP_PROVIDER_URL: '', CGP_MISBEHAVE: '', CGP_HOST: '', CGP_HOST_CMD: '', CGP_HOST_MISBEHAVE: '', ...env },
+    env: cliEnv(env),
     timeoutMs: 120_000,
   });
 }
