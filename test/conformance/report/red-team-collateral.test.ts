@@ -5,24 +5,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCatalogue } from '../../../src/catalogue/index.js';
 import { CatalogueIndex, collectWitnesses, evaluateMode, honestFlags, type ScenarioResult } from '../../../src/conformance/report/index.js';
+import { syntheticScenario } from '../../fixtures/report/scenario.js';
 
 const index = new CatalogueIndex(loadCatalogue());
 
-function scenario(tags: string[], status: ScenarioResult['status'], findings: ScenarioResult['findings'] = [], line = 3): ScenarioResult {
-  return {
-    source: 'synthetic',
-    scenario: `scenario ${tags.join(' ')}`,
-    feature: 'features/provider/x.feature',
-    line,
-    tags: ['@provider', ...tags],
-    status,
-    notApplicable: [],
-    findings,
-    failureMessages: [],
-    harnessErrors: [],
-    stepDefinitions: [],
-  };
-}
+const scenario = (tags: string[], status: ScenarioResult['status'], findings: ScenarioResult['findings'] = [], line = 3): ScenarioResult => syntheticScenario(tags, status, { findings }, line);
 const error = (id: string) => ({ id, severity: 'error' as const, pointer: '', message: `${id} violated` });
 const warning = (id: string) => ({ id, severity: 'warning' as const, pointer: '', message: `${id} not met` });
 

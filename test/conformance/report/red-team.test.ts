@@ -23,30 +23,15 @@ import {
   tagExpression,
   type ModeResult,
   type RedTeamReport,
-  type ScenarioResult,
   type SuiteRunner,
 } from '../../../src/conformance/report/index.js';
 import { runSuite } from '../../fixtures/report/fixture-suite.js';
 import { BROKEN, MISBEHAVIOURS } from '../../fixtures/report/manifest.js';
+import { syntheticScenario } from '../../fixtures/report/scenario.js';
 
 const index = new CatalogueIndex(loadCatalogue());
 
-function scenario(tags: string[], status: ScenarioResult['status'], extra: Partial<ScenarioResult> = {}, line = 3): ScenarioResult {
-  return {
-    source: 'synthetic',
-    scenario: `scenario ${tags.join(' ')}`,
-    feature: 'features/provider/x.feature',
-    line,
-    tags: ['@provider', ...tags],
-    status,
-    notApplicable: status === 'not-applicable' ? ['target did not declare capabilities.verify'] : [],
-    findings: [],
-    failureMessages: [],
-    harnessErrors: [],
-    stepDefinitions: [],
-    ...extra,
-  };
-}
+const scenario = syntheticScenario;
 
 const error = (id: string) => ({ id, severity: 'error' as const, pointer: '', message: `${id} violated` });
 const warning = (id: string) => ({ id, severity: 'warning' as const, pointer: '', message: `${id} not met` });
