@@ -37,7 +37,8 @@ import {
 const USAGE =
   'usage: run-red-team [--concurrency 2] [--mode <mode> …] [--baseline red-team.baseline.json] [--out reports/] ' +
   '[--manifest <module exporting MISBEHAVIOURS>] [--runner <module exporting runSuite>] [--side provider|host] ' +
-  "[--run-timeout <seconds>] [--timeout <ms>: the runs' handshake and request timeout]";
+  "[--run-timeout <seconds>] [--timeout <ms>: the runs' handshake and request timeout] " +
+  "[--discard: the runs' files in a temporary directory, removed at the end (npm test)]";
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -48,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
         concurrency: { type: 'string', default: '2' },
         mode: { type: 'string', multiple: true },
         baseline: { type: 'string' },
-        out: { type: 'string', default: 'reports' },
+        out: { type: 'string' },
         manifest: { type: 'string' },
         runner: { type: 'string', default: 'src/conformance/run/run-suite.ts' },
         side: { type: 'string', default: 'provider' },
@@ -136,7 +137,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
-  if (values.discard === true && argv.includes('--out')) {
+  if (values.discard === true && values.out !== undefined) {
     process.stderr.write(`red-team: --discard and --out exclude each other\n`);
     return 2;
   }
